@@ -1,0 +1,3 @@
+from vendorgen.cli import main
+
+main()

@@ -1,0 +1,29 @@
+"""Errors the CLI turns into one `error: ...` line and an exit code."""
+
+from __future__ import annotations
+
+
+class VendorgenError(Exception):
+    """An operation failed (exit 1)."""
+
+    exit_code = 1
+
+
+class UsageError(VendorgenError):
+    """The command line asks for something impossible (exit 2)."""
+
+    exit_code = 2
+
+
+class SourceUnreachable(VendorgenError):
+    """The source could not be reached or did not answer as expected (exit 2)."""
+
+    exit_code = 2
+
+
+class SchemaError(VendorgenError):
+    """A remote schema cannot be turned into a safe tool."""
+
+
+class GateError(VendorgenError):
+    """Rendered code does not have the shape the spec promises: a bug or an attack."""

@@ -1,0 +1,247 @@
+"""The validation gate: a generated module must have exactly the shape its spec promises.
+
+Remote text reaches the code only through escaped literals, so any difference
+between the module and its spec is a template bug or an attempt to smuggle code
+through a schema. Either way the module is refused and nothing is written.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from collections.abc import Collection, Iterator
+from typing import Any
+
+import libcst as cst
+
+from vendorgen.errors import GateError
+from vendorgen.model import NO_DEFAULT, ModuleSpec, ToolSpec
+
+# Names no generated module has a reason to touch.
+FORBIDDEN_NAMES = frozenset(
+    {"eval", "exec", "compile", "__import__", "breakpoint", "globals", "locals", "vars", "setattr", "delattr"}
+)
+# Entry points a template may define beside the tool classes.
+PUBLIC_HELPERS = frozenset({"tools"})
+
+
+def check_module(source: str, module: ModuleSpec, allowed_imports: Collection[str]) -> None:
+    """Raise GateError unless `source` is exactly the module `module` describes."""
+    try:
+        tree = cst.parse_module(source)
+    except cst.ParserSyntaxError as exc:
+        raise GateError(f"{module.name}: generated code does not parse: {exc.message}") from None
+    _Checker(tree, module, allowed_imports).run()
+
+
+class _Checker:
+    def __init__(self, tree: cst.Module, module: ModuleSpec, allowed_imports: Collection[str]) -> None:
+        self.tree = tree
+        self.module = module
+        self.allowed_imports = frozenset(allowed_imports)
+        self.tools = {tool.class_name: tool for tool in module.tools}
+        self.wire_strings = {spec.wire_name for tool in module.tools for spec in tool.inputs}
+        self.private_bases = {
+            statement.name.value
+            for statement in tree.body
+            if isinstance(statement, cst.ClassDef) and statement.name.value.startswith("_")
+        }
+
+    def fail(self, message: str) -> None:
+        raise GateError(f"{self.module.name}: {message}")
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.tree.code_for_node(node)
+
+    def value(self, node: cst.CSTNode, what: str) -> Any:
+        try:
+            return ast.literal_eval(self.code(node).strip())
+        except (ValueError, SyntaxError):
+            self.fail(f"{what} is not a literal")
+
+    def run(self) -> None:
+        seen_classes: set[str] = set()
+        constants = self.module.constants_dict()
+        seen_constants: set[str] = set()
+        for statement in self.tree.body:
+            if isinstance(statement, cst.ClassDef):
+                name = statement.name.value
+                if name in self.tools:
+                    self.check_tool_class(statement, self.tools[name])
+                elif not name.startswith("_"):
+                    self.fail(f"unexpected class {name}")
+                else:
+                    self.check_helper(statement)
+                seen_classes.add(name)
+            elif isinstance(statement, cst.FunctionDef):
+                if statement.name.value not in PUBLIC_HELPERS and not statement.name.value.startswith("_"):
+                    self.fail(f"unexpected function {statement.name.value}")
+                self.check_helper(statement)
+            elif isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, (cst.Import, cst.ImportFrom)):
+                        self.check_import(small)
+                    elif isinstance(small, cst.Assign) and self._target(small) in constants:
+                        target = self._target(small)
+                        if not _same(self.value(small.value, target), constants[target]):
+                            self.fail(f"module constant {target} differs from the spec")
+                        seen_constants.add(target)
+                    else:
+                        self.fail(f"unexpected module-level statement: {self.code(small).strip()[:80]!r}")
+            else:
+                self.fail(f"unexpected module-level statement: {self.code(statement).strip()[:80]!r}")
+        if missing := set(self.tools) - seen_classes:
+            self.fail(f"missing tool classes: {', '.join(sorted(missing))}")
+        if missing := set(constants) - seen_constants:
+            self.fail(f"missing module constants: {', '.join(sorted(missing))}")
+        self.check_everywhere()
+
+    @staticmethod
+    def _target(assign: cst.Assign) -> str | None:
+        if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name):
+            return assign.targets[0].target.value
+        return None
+
+    def check_import(self, node: cst.Import | cst.ImportFrom) -> None:
+        for name in _imported_names(self.tree, node):
+            if name not in self.allowed_imports:
+                self.fail(f"import of {name} is not allowed")
+
+    def check_tool_class(self, node: cst.ClassDef, tool: ToolSpec) -> None:
+        bases = {"Tool", *self.private_bases}
+        if node.decorators or len(node.bases) != 1 or self.code(node.bases[0].value) not in bases:
+            self.fail(f"class {tool.class_name} must subclass Tool (or a helper base here) and nothing else")
+        body = list(node.body.body)
+        if not body or not _is_docstring(body[0]):
+            self.fail(f"class {tool.class_name} has no docstring")
+        docstring = self.value(body[0].body[0].value, "docstring")  # type: ignore[attr-defined]
+        if _normal_doc(docstring) != _normal_doc(tool.docstring(self.module.source)):
+            self.fail(f"class {tool.class_name}: docstring differs from the spec")
+        expected = tool.class_attributes()
+        seen: set[str] = set()
+        methods: dict[str, cst.FunctionDef] = {}
+        for statement in body[1:]:
+            if isinstance(statement, cst.FunctionDef):
+                methods[statement.name.value] = statement
+                continue
+            small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+            target = self._target(small) if isinstance(small, cst.Assign) else None
+            if target is None or target not in expected or len(statement.body) != 1:  # type: ignore[union-attr]
+                self.fail(f"class {tool.class_name}: unexpected statement {self.code(statement).strip()[:80]!r}")
+            if not _same(self.value(small.value, f"{tool.class_name}.{target}"), expected[target]):  # type: ignore[union-attr]
+                self.fail(f"class {tool.class_name}: {target} differs from the spec")
+            seen.add(target)
+        if missing := set(expected) - seen:
+            self.fail(f"class {tool.class_name}: missing {', '.join(sorted(missing))}")
+        if "forward" not in methods:
+            self.fail(f"class {tool.class_name} has no forward method")
+        self.check_forward(methods["forward"], tool)
+        for method in methods.values():
+            self.check_helper(method)
+
+    def check_forward(self, node: cst.FunctionDef, tool: ToolSpec) -> None:
+        params = node.params
+        if params.star_arg is not cst.MaybeSentinel.DEFAULT and params.star_arg is not None:
+            self.fail(f"{tool.class_name}.forward takes *args")
+        if params.star_kwarg is not None or params.kwonly_params or params.posonly_params:
+            self.fail(f"{tool.class_name}.forward has an unexpected signature")
+        names = [param.name.value for param in params.params]
+        expected = ["self", *(spec.name for spec in tool.inputs)]
+        if names != expected:
+            self.fail(f"{tool.class_name}.forward parameters {names[1:]} differ from inputs {expected[1:]}")
+        for param, spec in zip(params.params[1:], tool.inputs):
+            if param.annotation is None or not _same_expression(self.code(param.annotation.annotation), spec.annotation):
+                self.fail(f"{tool.class_name}.forward: annotation of {spec.name} differs from the spec")
+            if spec.python_default is NO_DEFAULT:
+                if param.default is not None:
+                    self.fail(f"{tool.class_name}.forward: {spec.name} must not have a default")
+            elif param.default is None or not _same(self.value(param.default, spec.name), spec.python_default):
+                self.fail(f"{tool.class_name}.forward: default of {spec.name} differs from the spec")
+        returns = node.returns
+        if returns is None or not _same_expression(self.code(returns.annotation), tool.return_annotation):
+            self.fail(f"{tool.class_name}.forward: return annotation differs from the spec")
+
+    def check_helper(self, node: cst.ClassDef | cst.FunctionDef) -> None:
+        """Template code: only plain ASCII text or this module's wire names in its strings."""
+        for string in _strings(node):
+            value = self.value(string, "string")
+            if isinstance(value, bytes):
+                self.fail("bytes literal in generated code")
+            if value in self.wire_strings:
+                continue
+            if not (value.isascii() and value.isprintable() and "\\" not in value):
+                self.fail(f"unexpected text in template code: {value[:60]!r}")
+
+    def check_everywhere(self) -> None:
+        for node in _walk(self.tree):
+            if isinstance(node, cst.Name) and node.value in FORBIDDEN_NAMES:
+                self.fail(f"use of {node.value} is not allowed")
+            if isinstance(node, (cst.Import, cst.ImportFrom)):
+                self.check_import(node)
+
+
+def _imported_names(tree: cst.Module, node: cst.Import | cst.ImportFrom) -> Iterator[str]:
+    if isinstance(node, cst.Import):
+        for alias in node.names:
+            yield tree.code_for_node(alias.name)
+        return
+    if node.relative:
+        yield "<relative import>"
+        return
+    module = tree.code_for_node(node.module) if node.module else ""
+    if isinstance(node.names, cst.ImportStar):
+        yield f"{module}.*"
+        return
+    for alias in node.names:
+        yield f"{module}.{tree.code_for_node(alias.name)}"
+
+
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.children)
+
+
+def _strings(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """String literals below `node`, leaving out docstrings (checked as prose)."""
+    for current in _walk(node):
+        if isinstance(current, cst.SimpleString):
+            yield current
+
+
+def _is_docstring(statement: cst.CSTNode) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def _normal_doc(text: str) -> str:
+    """Docstrings compared as black leaves them: dedented, lines stripped."""
+    return "\n".join(line.strip() for line in inspect.cleandoc(text).splitlines()).strip()
+
+
+def _same_expression(code: str, expected: str) -> bool:
+    try:
+        return ast.dump(ast.parse(code.strip(), mode="eval")) == ast.dump(ast.parse(expected, mode="eval"))
+    except SyntaxError:
+        return False
+
+
+def _same(actual: Any, expected: Any) -> bool:
+    """Equal by value *and* JSON type (so True never passes for 1)."""
+    if isinstance(expected, (list, tuple)):
+        return isinstance(actual, (list, tuple)) and len(actual) == len(expected) and all(
+            _same(a, e) for a, e in zip(actual, expected)
+        )
+    if isinstance(expected, dict):
+        return (
+            isinstance(actual, dict)
+            and list(actual) == list(expected)
+            and all(_same(actual[key], expected[key]) for key in expected)
+        )
+    return type(actual) is type(expected) and actual == expected

@@ -1,0 +1,59 @@
+"""The one way remote text enters generated code: as an escaped Python literal.
+
+Python's `repr` already escapes every character that is not printable (controls,
+format characters such as the bidirectional overrides, line and paragraph
+separators, lone surrogates, unassigned code points). These helpers only add
+the forms generated code needs: nested JSON values, docstrings and comments.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+_DOCSTRING_QUOTE = re.compile(r'"(?=")|"$')
+
+
+def escape_text(text: str) -> str:
+    """`text` with every non-printable character and backslash escaped, unquoted."""
+    return "".join(ch if ch.isprintable() and ch != "\\" else repr(ch)[1:-1] for ch in text)
+
+
+def python_literal(value: Any) -> str:
+    """Python source for a JSON value; `ast.literal_eval` of it equals `value`."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} has no JSON form")
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(python_literal(item) for item in value) + "]"
+    if isinstance(value, dict):
+        items = []
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ValueError(f"dict key {key!r} is not a string")
+            items.append(f"{python_literal(key)}: {python_literal(item)}")
+        return "{" + ", ".join(items) + "}"
+    raise ValueError(f"{type(value).__name__} is not a JSON value")
+
+
+def docstring_body(text: str) -> str:
+    """The inside of a triple-quoted docstring whose value is exactly `text`.
+
+    Newlines stay real so the docstring reads as prose; everything else that
+    could end the string or hide code is escaped.
+    """
+    lines = [escape_text(line) for line in text.split("\n")]
+    return _DOCSTRING_QUOTE.sub(r"\\\"", "\n".join(lines))
+
+
+def comment_text(text: str) -> str:
+    """`text` made safe for a `#` comment: one line, nothing hidden."""
+    return escape_text(text)

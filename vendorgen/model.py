@@ -1,0 +1,171 @@
+"""The source-independent tool model every inspector produces and every template reads.
+
+Plain frozen dataclasses: no I/O, nothing source-specific beyond a few literal
+values a template embeds. Everything a template prints is computed here, so a
+test can see it in the spec.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# smolagents' AUTHORIZED_TYPES.
+SMOLAGENTS_TYPES = ("string", "boolean", "integer", "number", "image", "audio", "array", "object", "any", "null")
+
+
+class _NoDefault:
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+NO_DEFAULT: Any = _NoDefault()
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One argument of `forward` and its entry in `inputs`."""
+
+    name: str  # the Python parameter name
+    wire_name: str  # the name the source expects on the wire
+    type: str | tuple[str, ...]  # smolagents type, or several for a union
+    annotation: str  # Python source of the annotation
+    description: str
+    required: bool
+    default: Any = NO_DEFAULT  # a JSON value; a required input has none
+    accepts_null: bool = False  # the schema allows an explicit null
+    enum: tuple[Any, ...] | None = None
+    schema: dict[str, Any] = field(default_factory=dict)  # extra JSON Schema kept for the LLM (items, properties…)
+    upload: bool = False  # a file input: sent through gradio_client.handle_file
+
+    @property
+    def nullable(self) -> bool:
+        """smolagents' rule: the key is present iff the parameter has a default or an Optional hint."""
+        return not self.required or self.accepts_null
+
+    @property
+    def python_default(self) -> Any:
+        """The default written in the signature.
+
+        A scalar schema default is kept; anything else (no default, a list, a
+        dict) becomes None, which the generated code leaves out of the call so
+        the source applies its own default. No mutable defaults in signatures.
+        """
+        if self.required:
+            return NO_DEFAULT
+        if isinstance(self.default, (str, int, float, bool)):
+            return self.default
+        return None
+
+    def smolagents_input(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "type": list(self.type) if isinstance(self.type, tuple) else self.type,
+            "description": self.description,
+        }
+        if self.enum is not None:
+            entry["enum"] = list(self.enum)
+        entry.update(self.schema)
+        if self.default is not NO_DEFAULT:
+            entry["default"] = self.default
+        if self.nullable:
+            entry["nullable"] = True
+        return entry
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    """One value the tool returns (several come back as a tuple)."""
+
+    name: str
+    type: str  # smolagents type
+    annotation: str
+    description: str = ""
+    label: str = ""
+    component: str = ""  # the Gradio component, when there is one
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One generated `Tool` subclass."""
+
+    name: str  # smolagents tool name: an identifier, not a keyword
+    class_name: str
+    description: str
+    endpoint: str  # the remote name: Gradio api_name, MCP tool name, LangChain tool name
+    inputs: tuple[InputSpec, ...]
+    outputs: tuple[OutputSpec, ...]
+    output_type: str
+    output_schema: dict[str, Any] | None = None
+    # Literal class attributes the template adds after the smolagents ones
+    # (the endpoint to call, a wire-name map...). The gate checks them by value.
+    constants: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def return_annotation(self) -> str:
+        if not self.outputs:
+            return "None"
+        if len(self.outputs) == 1:
+            return self.outputs[0].annotation
+        return "tuple[" + ", ".join(output.annotation for output in self.outputs) + "]"
+
+    @property
+    def renamed_inputs(self) -> tuple[InputSpec, ...]:
+        return tuple(spec for spec in self.inputs if spec.name != spec.wire_name)
+
+    def smolagents_inputs(self) -> dict[str, dict[str, Any]]:
+        return {spec.name: spec.smolagents_input() for spec in self.inputs}
+
+    def class_attributes(self) -> dict[str, Any]:
+        """Every class-level assignment of the generated class, in order."""
+        attributes: dict[str, Any] = {
+            "name": self.name,
+            "description": self.description,
+            "inputs": self.smolagents_inputs(),
+            "output_type": self.output_type,
+        }
+        if self.output_schema is not None:
+            attributes["output_schema"] = self.output_schema
+        attributes.update(self.constants)
+        return attributes
+
+    def docstring(self, source: str) -> str:
+        """What a reviewer reads first: the description, where the call goes, what comes back."""
+        lines = [self.description.strip() or f"The {self.endpoint} tool.", "", f"Calls {self.endpoint} on {source}."]
+        if self.renamed_inputs:
+            lines.append(
+                "Renamed arguments: "
+                + ", ".join(f"{spec.name} is sent as {spec.wire_name}" for spec in self.renamed_inputs)
+                + "."
+            )
+        if len(self.outputs) > 1:
+            lines += ["", f"Returns a tuple of {len(self.outputs)} values, in this order:"]
+            lines += [f"    {output.name}: {output.description or output.component or output.type}" for output in self.outputs]
+        elif not self.outputs:
+            lines += ["", "Returns nothing."]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class ModuleSpec:
+    """One generated file: the tools of one source and what they share."""
+
+    name: str  # module name, also the file stem and the lock key
+    kind: str  # source kind, names the template
+    source: str  # the source URI as given to `vendorgen add`
+    revision: str  # upstream commit / version when known, else ""
+    tools: tuple[ToolSpec, ...]
+    # Module-level literals the template embeds (server address, command line...).
+    constants: tuple[tuple[str, Any], ...] = ()
+    requirements: tuple[str, ...] = ()  # distributions the generated code imports at run time
+    original_source: str = ""  # hub: the vendored tool.py text
+
+    @property
+    def endpoints(self) -> tuple[str, ...]:
+        return tuple(tool.endpoint for tool in self.tools)
+
+    @property
+    def uses_literal(self) -> bool:
+        return any("Literal[" in spec.annotation for tool in self.tools for spec in tool.inputs)
+
+    def constants_dict(self) -> dict[str, Any]:
+        return dict(self.constants)

@@ -1,0 +1,54 @@
+"""Jinja2 rendering of a ModuleSpec into Python source (before formatting)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from vendorgen import TEMPLATES_VERSION, __version__
+from vendorgen.literals import comment_text, docstring_body, python_literal
+from vendorgen.model import NO_DEFAULT, ModuleSpec
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def builtin_templates_dir() -> Path:
+    """`templates/` ships inside the wheel as vendorgen/templates; a checkout has it at the top."""
+    installed = _PACKAGE_DIR / "templates"
+    return installed if installed.is_dir() else _PACKAGE_DIR.parent / "templates"
+
+
+@lru_cache(maxsize=8)
+def environment(user_templates: Path | None = None) -> jinja2.Environment:
+    """One environment per templates directory; user files override built-ins file by file."""
+    loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(builtin_templates_dir()))]
+    if user_templates is not None:
+        loaders.insert(0, jinja2.FileSystemLoader(str(user_templates)))
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    # The only doors from remote text into code.
+    env.filters["literal"] = python_literal
+    env.filters["docstring"] = docstring_body
+    env.filters["comment"] = comment_text
+    env.globals["NO_DEFAULT"] = NO_DEFAULT
+    env.globals["vendorgen_version"] = __version__
+    env.globals["templates_version"] = TEMPLATES_VERSION
+    return env
+
+
+def render_module(module: ModuleSpec, schema_sha256: str, user_templates: Path | None = None) -> str:
+    template = environment(user_templates).get_template(f"{module.kind}.py.j2")
+    return template.render(module=module, schema_sha256=schema_sha256)
+
+
+def render_file(name: str, user_templates: Path | None = None, **context: object) -> str:
+    """Render a non-module template (the `push` Space files)."""
+    return environment(user_templates).get_template(name).render(**context)

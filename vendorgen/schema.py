@@ -1,0 +1,247 @@
+"""JSON Schema -> smolagents input types and Python annotations, for every source.
+
+Gradio's `view_api` types, MCP `inputSchema`s and LangChain `tool_call_schema`s
+are all JSON Schema; this is the one walk over them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from vendorgen import naming
+from vendorgen.errors import SchemaError
+from vendorgen.literals import python_literal
+from vendorgen.model import NO_DEFAULT, InputSpec
+
+MAX_DEPTH = 64
+
+_PRIMITIVES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
+# Validation keywords worth showing the model; everything else (titles, anyOf
+# that we collapse, vendor extensions) is left out of `inputs`.
+_KEPT_KEYWORDS = (
+    "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+    "minLength", "maxLength", "pattern", "items", "prefixItems", "minItems", "maxItems",
+    "uniqueItems", "properties", "required", "additionalProperties", "$defs",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class MappedType:
+    type: str | tuple[str, ...]
+    annotation: str
+    accepts_null: bool = False
+    enum: tuple[Any, ...] | None = None
+    schema: dict[str, Any] = field(default_factory=dict)
+
+
+def resolve_refs(schema: Any, root: Mapping[str, Any]) -> Any:
+    """`schema` with local `$ref`s inlined as plain dicts.
+
+    A reference back into itself (a recursive type) stays a `$ref`, and the
+    definitions it needs are attached as `$defs` so the result stays valid.
+    """
+    needed: dict[str, Any] = {}
+    resolved = _resolve(schema, root, (), needed, 0)
+    if needed and isinstance(resolved, dict):
+        resolved = {**resolved, "$defs": dict(sorted(needed.items()))}
+    return resolved
+
+
+def _resolve(node: Any, root: Mapping[str, Any], stack: tuple[str, ...], needed: dict[str, Any], depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise SchemaError(f"schema is nested deeper than {MAX_DEPTH} levels")
+    if isinstance(node, list):
+        return [_resolve(item, root, stack, needed, depth + 1) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        name, target = _lookup(ref, root)
+        siblings = {key: value for key, value in node.items() if key != "$ref"}
+        if name in stack:
+            if name not in needed:
+                needed[name] = {}  # claimed first, so the definition's own self-references stop here
+                needed[name] = _resolve(target, root, (name,), needed, depth + 1)
+            return {"$ref": f"#/$defs/{name}", **siblings}
+        inlined = _resolve(target, root, (*stack, name), needed, depth + 1)
+        return {**inlined, **_resolve(siblings, root, stack, needed, depth + 1)}
+    return {
+        key: _resolve(value, root, stack, needed, depth + 1)
+        for key, value in node.items()
+        if key not in ("$defs", "definitions")
+    }
+
+
+def _lookup(ref: str, root: Mapping[str, Any]) -> tuple[str, Any]:
+    for prefix, section in (("#/$defs/", "$defs"), ("#/definitions/", "definitions")):
+        if ref.startswith(prefix):
+            name = ref[len(prefix) :]
+            definitions = root.get(section)
+            if isinstance(definitions, Mapping) and name in definitions:
+                return name, definitions[name]
+            raise SchemaError(f"$ref {ref!r} points at no definition")
+    raise SchemaError(f"$ref {ref!r} is not a local reference; only #/$defs/... is supported")
+
+
+def map_type(schema: Any, depth: int = 0) -> MappedType:
+    """The smolagents type and Python annotation of a resolved schema."""
+    if depth > MAX_DEPTH:
+        raise SchemaError(f"schema is nested deeper than {MAX_DEPTH} levels")
+    if not isinstance(schema, Mapping) or "$ref" in schema:
+        return MappedType("any", "Any", schema=_kept(schema))
+    if "const" in schema:
+        return _from_enum([schema["const"]], schema)
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return _from_enum(schema["enum"], schema)
+    declared = schema.get("type")
+    if isinstance(declared, list):
+        members = [{**schema, "type": member} for member in declared if isinstance(member, str)]
+        return _union(members, schema, depth)
+    for combinator in ("anyOf", "oneOf"):
+        if isinstance(schema.get(combinator), list) and "type" not in schema:
+            return _union(schema[combinator], schema, depth)
+    if isinstance(schema.get("allOf"), list) and len(schema["allOf"]) == 1 and "type" not in schema:
+        return map_type({**schema["allOf"][0], **_kept(schema)}, depth + 1)
+    if declared in ("string", "integer", "number", "boolean"):
+        return MappedType(declared, _PRIMITIVES[declared], schema=_kept(schema))
+    if declared == "null":
+        return MappedType("null", "None", accepts_null=True)
+    if declared == "array":
+        items = schema.get("items")
+        item = map_type(items, depth + 1).annotation if isinstance(items, Mapping) else "Any"
+        return MappedType("array", f"list[{item}]", schema=_kept(schema))
+    if declared == "object" or "properties" in schema:
+        return MappedType("object", "dict[str, Any]", schema=_kept(schema))
+    return MappedType("any", "Any", schema=_kept(schema))
+
+
+def _union(members: list[Any], schema: Mapping[str, Any], depth: int) -> MappedType:
+    mapped = [map_type(member, depth + 1) for member in members]
+    accepts_null = any(m.type == "null" or m.accepts_null for m in mapped)
+    concrete = [m for m in mapped if m.type != "null"]
+    if not concrete:
+        return MappedType("null", "None", accepts_null=True)
+    if len(concrete) == 1:
+        only = concrete[0]
+        return MappedType(only.type, only.annotation, accepts_null, only.enum, {**only.schema, **_kept(schema)})
+    if any(m.type == "any" for m in concrete):
+        return MappedType("any", "Any", accepts_null, schema=_kept(schema))
+    types: list[str] = []
+    annotations: list[str] = []
+    for m in concrete:
+        for kind in m.type if isinstance(m.type, tuple) else (m.type,):
+            if kind not in types:
+                types.append(kind)
+        if m.annotation not in annotations:
+            annotations.append(m.annotation)
+    return MappedType(tuple(types), " | ".join(annotations), accepts_null, schema=_kept(schema))
+
+
+def _from_enum(values: list[Any], schema: Mapping[str, Any]) -> MappedType:
+    accepts_null = None in values
+    values = [value for value in values if value is not None]
+    if not values:
+        return MappedType("null", "None", accepts_null=True)
+    kinds: list[str] = []
+    for value in values:
+        kind = _json_kind(value)
+        if kind not in kinds:
+            kinds.append(kind)
+    if set(kinds) == {"integer", "number"}:
+        kinds = ["number"]
+    if any(kind in ("array", "object") for kind in kinds):
+        # Literal cannot hold lists or dicts: keep the enum for the model only.
+        return MappedType("any", "Any", accepts_null, tuple(values), _kept(schema))
+    annotation = "Literal[" + ", ".join(python_literal(value) for value in values) + "]"
+    kind: str | tuple[str, ...] = kinds[0] if len(kinds) == 1 else tuple(kinds)
+    return MappedType(kind, annotation, accepts_null, tuple(values), _kept(schema))
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _kept(schema: Any) -> dict[str, Any]:
+    if not isinstance(schema, Mapping):
+        return {}
+    return {key: schema[key] for key in _KEPT_KEYWORDS if key in schema}
+
+
+def input_spec(
+    wire_name: str,
+    schema: Any,
+    *,
+    required: bool,
+    description: str = "",
+    default: Any = NO_DEFAULT,
+    name: str | None = None,
+    upload: bool = False,
+    kind: str | None = None,
+    annotation: str | None = None,
+) -> InputSpec:
+    """One `InputSpec` from a resolved property schema.
+
+    `kind`/`annotation` override the mapped type where the source knows better
+    (a Gradio Image is an `image`, whatever its JSON Schema says).
+    """
+    mapped = map_type(schema)
+    if default is NO_DEFAULT and isinstance(schema, Mapping) and "default" in schema:
+        default = schema["default"]
+    if isinstance(schema, Mapping) and not description:
+        description = _text(schema.get("description")) or _text(schema.get("title"))
+    spec = InputSpec(
+        name=name or naming.parameter_name(wire_name),
+        wire_name=wire_name,
+        type=kind or mapped.type,
+        annotation=annotation or mapped.annotation,
+        description=description,
+        required=required,
+        default=default,
+        accepts_null=mapped.accepts_null or (default is None and not required),
+        enum=mapped.enum,
+        schema={} if kind else mapped.schema,
+        upload=upload,
+    )
+    takes_none = spec.accepts_null if required else spec.python_default is None
+    if takes_none and spec.annotation not in ("Any", "None"):
+        spec = replace(spec, annotation=f"{spec.annotation} | None")
+    return spec
+
+
+def inputs_from_object(schema: Any) -> tuple[InputSpec, ...]:
+    """The inputs of an object schema (an MCP `inputSchema`, a LangChain args schema)."""
+    if not isinstance(schema, Mapping):
+        raise SchemaError("the input schema is not a JSON object")
+    properties = schema.get("properties") or {}
+    if not isinstance(properties, Mapping):
+        raise SchemaError("`properties` is not an object")
+    required = schema.get("required") or []
+    specs = [
+        input_spec(wire, resolve_refs(property_schema, schema), required=wire in required)
+        for wire, property_schema in properties.items()
+    ]
+    return order_inputs(specs)
+
+
+def order_inputs(specs: list[InputSpec]) -> tuple[InputSpec, ...]:
+    """Required parameters first (Python needs them before defaulted ones), else schema order."""
+    naming.unique(((spec.wire_name, spec.name) for spec in specs), "parameters")
+    return tuple([spec for spec in specs if spec.python_default is NO_DEFAULT] + [
+        spec for spec in specs if spec.python_default is not NO_DEFAULT
+    ])
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""

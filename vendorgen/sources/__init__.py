@@ -1,0 +1,55 @@
+"""Source kinds. Each is one module here with the same three names:
+
+- `ALLOWED_IMPORTS`: what its generated code may import (the gate enforces it);
+- `inspect(target, options) -> list[snapshot]`: talks to the source, nothing else;
+  one JSON-able snapshot per module to generate, holding all `build` needs;
+- `build(snapshot) -> ModuleSpec`: pure, so a committed snapshot regenerates
+  the module offline, byte for byte.
+
+Heavy client libraries are imported inside `inspect`, never at module level.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+from vendorgen.errors import UsageError
+
+KINDS = ("space", "hub", "collection", "mcp", "langchain")
+
+
+@dataclass(frozen=True)
+class AddOptions:
+    """Everything `vendorgen add` can be told; each source reads what concerns it."""
+
+    name: str | None = None
+    api_name: str | None = None
+    all_endpoints: bool = False
+    trust: bool = False
+    env: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ()
+    prefix: str = ""
+    class_name: str | None = None
+    keep_going: bool = False
+    token: str | None = None
+
+
+def split_uri(uri: str) -> tuple[str, str]:
+    """`space:owner/name` -> (`space`, `owner/name`)."""
+    kind, sep, target = uri.partition(":")
+    if not sep or kind not in KINDS or not target:
+        raise UsageError(f"unknown source {uri!r}; expected one of: " + ", ".join(f"{kind}:..." for kind in KINDS))
+    return kind, target
+
+
+def load(kind: str) -> ModuleType:
+    if kind not in KINDS:
+        raise UsageError(f"unknown source kind {kind!r}")
+    try:
+        return importlib.import_module(f"vendorgen.sources.{kind}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"vendorgen.sources.{kind}":
+            raise UsageError(f"source kind {kind!r} is not available in this vendorgen") from None
+        raise

@@ -1,0 +1,201 @@
+"""Gradio apps (Hugging Face Spaces or any URL), read through `view_api`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from vendorgen import naming, schema
+from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
+from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec
+from vendorgen.sources import AddOptions
+
+ALLOWED_IMPORTS = frozenset(
+    {
+        "__future__.annotations",
+        "typing.Any",
+        "typing.Literal",
+        "smolagents.Tool",
+        "smolagents.agent_types.AgentAudio",
+        "smolagents.agent_types.AgentImage",
+        "os",
+        "tempfile",
+        "gradio_client.Client",
+        "gradio_client.handle_file",
+        "langchain_core.tools.StructuredTool",
+    }
+)
+
+# Components whose value is a file: sent through handle_file, as smolagents type.
+_FILE_COMPONENTS = {"Image": "image", "Audio": "audio"}
+_FILE_NOTE = {
+    "image": "A local path, an http(s) URL or a PIL image.",
+    "audio": "A local path or an http(s) URL.",
+    "string": "A local path or an http(s) URL.",
+}
+
+
+def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
+    api = _view_api(target, options.token)
+    endpoints = api.get("named_endpoints") or {}
+    if not endpoints:
+        raise SchemaError(f"the app at {target} has no named endpoints (give its events an api_name)")
+    if options.api_name:
+        api_name = options.api_name if options.api_name.startswith("/") else f"/{options.api_name}"
+        if api_name not in endpoints:
+            raise UsageError(f"no endpoint {api_name} in {target}; available: {', '.join(endpoints)}")
+        chosen = [api_name]
+    elif options.all_endpoints or len(endpoints) == 1:
+        chosen = list(endpoints)
+    else:
+        raise UsageError(
+            f"{target} has {len(endpoints)} endpoints ({', '.join(endpoints)}); "
+            "pick one with --api-name or take all with --all-endpoints"
+        )
+    if options.name and len(chosen) > 1:
+        prefix = f"{options.name}_"
+    else:
+        prefix = ""
+    revision = _revision(target, options.token)
+    snapshots = []
+    for api_name in chosen:
+        name = options.name if options.name and len(chosen) == 1 else prefix + naming.python_name(api_name)
+        snapshots.append(
+            {
+                "kind": "space",
+                "source": f"space:{target}",
+                "src": target,
+                "name": naming.python_name(name),
+                "revision": revision,
+                "api_name": api_name,
+                "endpoint": endpoints[api_name],
+            }
+        )
+    return snapshots
+
+
+def _view_api(target: str, token: str | None) -> dict[str, Any]:
+    if not target.startswith(("http://", "https://")) and target.count("/") != 1:
+        raise UsageError(f"space:{target} is neither owner/name nor an http(s) URL")
+    from gradio_client import Client  # heavy; only `add space:` pays for it
+
+    try:
+        client = Client(
+            target, token=token or os.environ.get("HF_TOKEN"), verbose=False, analytics_enabled=False
+        )
+        api = client.view_api(return_format="dict", print_info=False)
+    except Exception as exc:  # gradio_client raises anything from httpx errors to ValueError
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise SourceUnreachable(f"cannot read the Gradio API of {target}: {reason}") from None
+    if not isinstance(api, dict):
+        raise SourceUnreachable(f"{target} did not describe a Gradio API")
+    return api
+
+
+def _revision(target: str, token: str | None) -> str:
+    """The Space's commit sha when it is a Hub Space; a URL has none."""
+    if target.startswith(("http://", "https://")):
+        return ""
+    from huggingface_hub import HfApi
+
+    try:
+        return HfApi().space_info(target, token=token or os.environ.get("HF_TOKEN")).sha or ""
+    except Exception:  # the app answered; its revision is only provenance
+        return ""
+
+
+def build(snapshot: dict[str, Any]) -> ModuleSpec:
+    endpoint = snapshot["endpoint"]
+    api_name = snapshot["api_name"]
+    if not isinstance(endpoint, Mapping):
+        raise SchemaError(f"endpoint {api_name} is not described by an object")
+    inputs = schema.order_inputs([_input(parameter, index) for index, parameter in enumerate(endpoint.get("parameters") or [])])
+    outputs = tuple(_output(value, index) for index, value in enumerate(endpoint.get("returns") or []))
+    name = snapshot["name"]
+    description = _text(endpoint.get("description")).strip() or f"Calls {api_name} of the Gradio app {snapshot['src']}."
+    if len(outputs) == 1:
+        output_type = outputs[0].type
+    else:
+        output_type = "array" if outputs else "null"
+    tool = ToolSpec(
+        name=name,
+        class_name=naming.class_name(name),
+        description=description,
+        endpoint=api_name,
+        inputs=inputs,
+        outputs=outputs,
+        output_type=output_type,
+        constants=(("src", snapshot["src"]), ("api_name", api_name)),
+    )
+    return ModuleSpec(
+        name=name,
+        kind="space",
+        source=snapshot["source"],
+        revision=snapshot.get("revision", ""),
+        tools=(tool,),
+        requirements=("smolagents", "gradio_client"),
+    )
+
+
+def _input(parameter: Any, index: int) -> InputSpec:
+    if not isinstance(parameter, Mapping):
+        raise SchemaError(f"parameter {index} is not an object")
+    wire = parameter.get("parameter_name")
+    if not isinstance(wire, str) or not wire:
+        wire = f"param_{index}"
+    component = _text(parameter.get("component"))
+    type_schema = parameter.get("type") if isinstance(parameter.get("type"), Mapping) else {}
+    description = _text(parameter.get("label"))
+    if _text(type_schema.get("description")) and "json" not in type_schema.get("description", "").lower():
+        extra = type_schema["description"]
+        description = f"{description}: {extra}" if description else extra
+    has_default = bool(parameter.get("parameter_has_default"))
+    default = parameter.get("parameter_default") if has_default else NO_DEFAULT
+    file_kind = _FILE_COMPONENTS.get(component) or ("string" if _is_file(type_schema) else None)
+    if file_kind is None and type_schema.get("type") == "array" and _is_file(type_schema.get("items")):
+        file_kind = "array"
+    if file_kind is None:
+        return schema.input_spec(wire, type_schema, required=not has_default, description=description, default=default)
+    note = _FILE_NOTE.get(file_kind, "Local paths or http(s) URLs.")
+    annotation = {"image": "Any", "audio": "Any", "string": "str", "array": "list[str]"}[file_kind]
+    return schema.input_spec(
+        wire,
+        type_schema,
+        required=not has_default,
+        description=f"{description}. {note}" if description else note,
+        default=default if default is None or isinstance(default, str) else NO_DEFAULT,
+        upload=True,
+        kind=file_kind,
+        annotation=annotation,
+    )
+
+
+def _output(value: Any, index: int) -> OutputSpec:
+    if not isinstance(value, Mapping):
+        raise SchemaError(f"return value {index} is not an object")
+    label = _text(value.get("label"))
+    component = _text(value.get("component"))
+    type_schema = value.get("type") if isinstance(value.get("type"), Mapping) else {}
+    name = naming.python_name(label).lower() if label else f"output_{index}"
+    if component == "Image":
+        return OutputSpec(name, "image", "AgentImage", label=label, component=component)
+    if component == "Audio":
+        return OutputSpec(name, "audio", "AgentAudio | str", label=label, component=component)
+    if _is_file(type_schema):
+        return OutputSpec(name, "string", "str", "a local file path", label, component)
+    mapped = schema.map_type(type_schema)
+    kind = mapped.type if isinstance(mapped.type, str) else "any"
+    return OutputSpec(name, kind, mapped.annotation, label=label, component=component)
+
+
+def _is_file(type_schema: Any) -> bool:
+    """gradio's FileData schema (what gradio_client's `_is_file_schema` tests)."""
+    if not isinstance(type_schema, Mapping):
+        return False
+    properties = type_schema.get("properties")
+    return isinstance(properties, Mapping) and "path" in properties and "meta" in properties
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
