@@ -1,0 +1,85 @@
+"""Shared fixtures: real servers on 127.0.0.1 and temporary projects driven through the CLI."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.servers import OFFLINE_ENV, free_port, server_process
+
+REPO = Path(__file__).resolve().parent.parent
+
+# No test may reach the internet. Telemetry off, and the Hub endpoint points at
+# a closed loopback port unless a test starts the loopback Hub.
+os.environ.update(OFFLINE_ENV)
+os.environ.setdefault("HF_ENDPOINT", "http://127.0.0.1:9")
+os.environ.pop("HF_TOKEN", None)
+
+
+@pytest.fixture(scope="session")
+def gradio_app() -> Iterator[str]:
+    """The bundled example app, started once; yields its URL."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    with server_process([str(REPO / "examples" / "gradio_app.py"), "--port", str(port)], f"{url}config"):
+        yield url
+
+
+@dataclass
+class Result:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+class Project:
+    """A throwaway project directory and a way to run `vendorgen` in it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def run(self, *args: str, env: dict[str, str] | None = None, timeout: float = 300) -> Result:
+        process = subprocess.run(
+            [sys.executable, "-m", "vendorgen", *args],
+            cwd=self.root,
+            env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        return Result(process.returncode, process.stdout, process.stderr)
+
+    def snapshot(self) -> dict[str, bytes]:
+        """Every file under the root (but the mutex), for 'nothing changed' assertions."""
+        return {
+            path.relative_to(self.root).as_posix(): path.read_bytes()
+            for path in sorted(self.root.rglob("*"))
+            if path.is_file() and path.name != "mutex" and "__pycache__" not in path.parts
+        }
+
+    def import_module(self, relative: str):
+        """Import a generated file by path, as the user's code would."""
+        import importlib.util
+
+        path = self.root / relative
+        name = "vendored_" + path.stem + "_" + str(abs(hash(path)))
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "pyproject.toml").write_text('[project]\nname = "demo"\nversion = "0"\n')
+    return Project(root)
