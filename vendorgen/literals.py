@@ -51,7 +51,7 @@ def docstring_body(text: str) -> str:
     could end the string or hide code is escaped.
     """
     lines = [escape_text(line) for line in text.split("\n")]
-    return _DOCSTRING_QUOTE.sub(r"\\\"", "\n".join(lines))
+    return _DOCSTRING_QUOTE.sub(lambda match: '\\"', "\n".join(lines))
 
 
 def comment_text(text: str) -> str:

@@ -113,7 +113,9 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     inputs = schema.order_inputs([_input(parameter, index) for index, parameter in enumerate(endpoint.get("parameters") or [])])
     outputs = tuple(_output(value, index) for index, value in enumerate(endpoint.get("returns") or []))
     name = snapshot["name"]
-    description = _text(endpoint.get("description")).strip() or f"Calls {api_name} of the Gradio app {snapshot['src']}."
+    description = _text(endpoint.get("description"))
+    if not description.strip():
+        description = f"Calls {api_name} of the Gradio app {snapshot['src']}."
     if len(outputs) == 1:
         output_type = outputs[0].type
     else:

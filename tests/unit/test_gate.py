@@ -1,0 +1,91 @@
+"""The gate refuses any module whose shape differs from its spec."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vendorgen.errors import GateError
+from vendorgen.formatter import format_source
+from vendorgen.gate import check_module
+from vendorgen.render import render_module
+from vendorgen.sources import space
+
+API = json.loads((Path(__file__).resolve().parents[1] / "data" / "gradio_view_api.json").read_text())
+
+
+def module_for(api_name: str, endpoint: dict | None = None):
+    snapshot = {
+        "kind": "space",
+        "source": "space:http://127.0.0.1:7860/",
+        "src": "http://127.0.0.1:7860/",
+        "name": api_name.strip("/"),
+        "revision": "",
+        "api_name": api_name,
+        "endpoint": endpoint or API["named_endpoints"][api_name],
+    }
+    module = space.build(snapshot)
+    return module, format_source(render_module(module, "0" * 64))
+
+
+@pytest.mark.parametrize("api_name", sorted(API["named_endpoints"]))
+def test_every_example_endpoint_passes(api_name: str) -> None:
+    module, code = module_for(api_name)
+    check_module(code, module, space.ALLOWED_IMPORTS)
+
+
+TAMPERINGS = [
+    ("from smolagents import Tool\n", "from smolagents import Tool\nimport subprocess\n", "import of subprocess"),
+    ('    name = "describe"\n', '    name = "describe2"\n', "name differs"),
+    ('    output_type = "string"\n', '    output_type = "string"\n    extra = 1\n', "unexpected statement"),
+    ("        if self.client is None:\n", "        eval('1')\n        if self.client is None:\n", "eval"),
+    ("    def forward(\n        self,\n", "    def forward(\n        self,\n        sneaky: int,\n", "parameters"),
+    ('        color: Literal["red", "green", "blue"] = "blue",\n', '        color: str = "blue",\n', "annotation of color"),
+    ("        age: int = 30,\n", "        age: int = 31,\n", "default of age"),
+    ("class DescribeTool(Tool):\n", "print('hi')\n\n\nclass DescribeTool(Tool):\n", "module-level statement"),
+    ("class DescribeTool(Tool):\n", "class Other:\n    pass\n\n\nclass DescribeTool(Tool):\n", "unexpected class Other"),
+    ('        token = self.token or os.environ.get("HF_TOKEN")\n',
+     '        token = self.token or os.environ.get("\\u202eHF_TOKEN")\n', "unexpected text"),
+    ("    Calls /describe on", "    Calls /somewhere-else on", "docstring differs"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "new", "reason"), TAMPERINGS, ids=[t[2] for t in TAMPERINGS])
+def test_tampered_module_is_refused(old: str, new: str, reason: str) -> None:
+    module, code = module_for("/describe")
+    assert old in code, f"fixture drifted: {old!r} not in generated code"
+    with pytest.raises(GateError, match=reason):
+        check_module(code.replace(old, new, 1), module, space.ALLOWED_IMPORTS)
+
+
+def test_unparsable_module_is_refused() -> None:
+    module, code = module_for("/describe")
+    with pytest.raises(GateError, match="does not parse"):
+        check_module(code + "\ndef broken(:\n", module, space.ALLOWED_IMPORTS)
+
+
+def test_hostile_schema_text_stays_inside_literals() -> None:
+    hostile = 'x"""\n\nimport os; os.system("rm -rf /")  # \u202e\x00\u2028'
+    endpoint = {
+        "description": hostile,
+        "parameters": [
+            {"label": hostile, "parameter_name": "text", "parameter_has_default": True, "parameter_default": hostile,
+             "type": {"type": "string"}, "component": "Textbox"},
+            {"label": "pick", "parameter_name": hostile, "parameter_has_default": False,
+             "type": {"type": "string", "enum": [hostile, "b"]}, "component": "Dropdown"},
+        ],
+        "returns": [{"label": hostile, "type": {"type": "string"}, "component": "Textbox"}],
+    }  # fmt: skip
+    module, code = module_for("/describe", endpoint)
+    check_module(code, module, space.ALLOWED_IMPORTS)
+    assert "\u202e" not in code and "\x00" not in code and "\u2028" not in code
+    namespace: dict = {}
+    exec(compile(code, "hostile.py", "exec"), namespace)  # the generated module, not remote code
+    tool_class = namespace[module.tools[0].class_name]
+    assert tool_class.description == hostile
+    assert tool_class.inputs["text"]["default"] == hostile
+    wire = module.tools[0].inputs[0].wire_name
+    assert wire == hostile
+    assert tool_class.inputs[module.tools[0].inputs[0].name]["enum"] == [hostile, "b"]

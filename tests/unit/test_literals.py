@@ -1,0 +1,61 @@
+import ast
+
+import pytest
+
+from vendorgen.literals import comment_text, docstring_body, escape_text, python_literal
+
+HOSTILE = [
+    "plain",
+    'quote " and \' both',
+    '"""triple""" and \'\'\'triple\'\'\'',
+    "back\\slash\\",
+    "nul\x00byte",
+    "cr\rlf\n",
+    "line\u2028para\u2029",
+    "bidi \u202eevil\u202c \u2066isolate\u2069",
+    "zero\u200bwidth",
+    "lone \ud800 surrogate",
+    "\x1b[31mansi",
+    "{{ jinja }} {% raw %}",
+    "ünïcödé ok, кириллица ok",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_literal_round_trips_and_hides_nothing(text: str) -> None:
+    source = python_literal(text)
+    assert ast.literal_eval(source) == text
+    assert all(ch.isprintable() for ch in source)
+
+
+@pytest.mark.parametrize(
+    "value", [None, True, False, 0, -3, 2.5, [], {}, {"a": [1, "x", None, {"b": False}]}, ["\u202e", {"\n": 1}]]
+)
+def test_literal_round_trips_json_values(value) -> None:
+    assert ast.literal_eval(python_literal(value)) == value
+
+
+def test_literal_refuses_what_json_cannot_hold() -> None:
+    for bad in (float("nan"), float("inf"), {1: "x"}, object()):
+        with pytest.raises(ValueError):
+            python_literal(bad)
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_docstring_body_is_one_string_with_the_same_text(text: str) -> None:
+    module = ast.parse(f'"""{docstring_body(text)}"""')
+    assert len(module.body) == 1
+    assert module.body[0].value.value == text
+    assert all(ch.isprintable() or ch == "\n" for ch in docstring_body(text))
+
+
+def test_docstring_keeps_newlines_readable() -> None:
+    assert docstring_body("one\ntwo") == "one\ntwo"
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_comment_text_stays_on_one_line(text: str) -> None:
+    rendered = comment_text(text)
+    assert "\n" not in rendered and "\r" not in rendered
+    assert all(ch.isprintable() for ch in rendered)
+    assert escape_text("a\\b") == "a\\\\b"

@@ -1,0 +1,125 @@
+"""The one JSON Schema walk: each row of the type table in docs/DESIGN-notes and the issue."""
+
+import pytest
+
+from vendorgen.errors import SchemaError
+from vendorgen.model import NO_DEFAULT
+from vendorgen.schema import input_spec, inputs_from_object, map_type, resolve_refs
+
+
+@pytest.mark.parametrize(
+    ("schema", "kind", "annotation"),
+    [
+        ({"type": "string"}, "string", "str"),
+        ({"type": "integer"}, "integer", "int"),
+        ({"type": "number"}, "number", "float"),
+        ({"type": "boolean"}, "boolean", "bool"),
+        ({"type": "string", "enum": ["a", "b"]}, "string", "Literal['a', 'b']"),
+        ({"enum": [1, 2]}, "integer", "Literal[1, 2]"),
+        ({"enum": [1, 2.5]}, "number", "Literal[1, 2.5]"),
+        ({"const": "x"}, "string", "Literal['x']"),
+        ({"type": "array", "items": {"type": "integer"}}, "array", "list[int]"),
+        ({"type": "array"}, "array", "list[Any]"),
+        ({"type": "array", "items": {"enum": ["x", "y"]}}, "array", "list[Literal['x', 'y']]"),
+        ({"type": "object", "properties": {"a": {"type": "string"}}}, "object", "dict[str, Any]"),
+        ({"anyOf": [{"type": "integer"}, {"type": "null"}]}, "integer", "int"),
+        ({"type": ["string", "null"]}, "string", "str"),
+        ({"anyOf": [{"type": "integer"}, {"type": "string"}]}, ("integer", "string"), "int | str"),
+        ({"oneOf": [{"type": "integer"}, {"type": "object"}]}, ("integer", "object"), "int | dict[str, Any]"),
+        ({"allOf": [{"type": "string"}]}, "string", "str"),
+        ({}, "any", "Any"),
+        ({"type": {}}, "any", "Any"),  # gradio's JSON component
+        ({"type": "null"}, "null", "None"),
+    ],
+)
+def test_type_table(schema, kind, annotation) -> None:
+    mapped = map_type(schema)
+    assert mapped.type == kind
+    assert mapped.annotation == annotation
+
+
+def test_null_members_mark_nullable() -> None:
+    assert map_type({"anyOf": [{"type": "integer"}, {"type": "null"}]}).accepts_null
+    assert map_type({"enum": ["a", None]}).accepts_null
+    assert not map_type({"type": "integer"}).accepts_null
+
+
+def test_enum_with_objects_keeps_values_without_literal() -> None:
+    mapped = map_type({"enum": [{"a": 1}, "x"]})
+    assert (mapped.type, mapped.annotation, mapped.enum) == ("any", "Any", ({"a": 1}, "x"))
+
+
+def test_refs_are_inlined_as_plain_dicts() -> None:
+    root = {"$defs": {"Address": {"type": "object", "properties": {"city": {"type": "string"}}}}}
+    resolved = resolve_refs({"$ref": "#/$defs/Address", "description": "where"}, root)
+    assert resolved == {"type": "object", "properties": {"city": {"type": "string"}}, "description": "where"}
+    assert type(resolved) is dict
+
+
+def test_recursive_ref_keeps_its_definitions() -> None:
+    root = {"$defs": {"Node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}}
+    resolved = resolve_refs({"$ref": "#/$defs/Node"}, root)
+    assert resolved["properties"]["kids"]["items"] == {"$ref": "#/$defs/Node"}
+    assert resolved["$defs"]["Node"]["properties"]["kids"]["items"] == {"$ref": "#/$defs/Node"}
+    assert map_type(resolved).type == "object"
+
+
+@pytest.mark.parametrize("ref", ["#/$defs/Missing", "http://example.invalid/schema.json", "#/properties/x"])
+def test_bad_refs_are_refused(ref: str) -> None:
+    with pytest.raises(SchemaError):
+        resolve_refs({"$ref": ref}, {"$defs": {}})
+
+
+def test_deep_nesting_is_refused_not_crashed() -> None:
+    schema: dict = {"type": "string"}
+    for _ in range(200):
+        schema = {"type": "array", "items": schema}
+    with pytest.raises(SchemaError, match="nested deeper"):
+        map_type(schema)
+
+
+def test_optional_scalar_keeps_its_default_and_is_nullable() -> None:
+    spec = input_spec("count", {"type": "integer", "default": 3}, required=False)
+    assert spec.python_default == 3
+    assert spec.annotation == "int"
+    assert spec.smolagents_input() == {"type": "integer", "description": "", "default": 3, "nullable": True}
+
+
+def test_optional_without_scalar_default_defaults_to_none() -> None:
+    spec = input_spec("tags", {"type": "array", "items": {"type": "string"}, "default": []}, required=False)
+    assert spec.python_default is None
+    assert spec.annotation == "list[str] | None"
+    assert spec.smolagents_input()["nullable"] is True
+
+
+def test_required_has_no_nullable_key() -> None:
+    spec = input_spec("city", {"type": "string", "description": "City name"}, required=True)
+    assert spec.python_default is NO_DEFAULT
+    assert "nullable" not in spec.smolagents_input()
+
+
+def test_required_but_null_accepting_is_nullable_without_default() -> None:
+    spec = input_spec("maybe", {"anyOf": [{"type": "string"}, {"type": "null"}]}, required=True)
+    assert spec.python_default is NO_DEFAULT
+    assert spec.annotation == "str | None"
+    assert spec.smolagents_input()["nullable"] is True
+
+
+def test_object_inputs_order_required_first_and_sanitize() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"limit": {"type": "integer", "default": 5}, "from": {"type": "string"}, "to": {"type": "string"}},
+        "required": ["from", "to"],
+    }
+    specs = inputs_from_object(schema)
+    assert [(s.name, s.wire_name) for s in specs] == [("from_", "from"), ("to", "to"), ("limit", "limit")]
+
+
+def test_object_without_properties_has_no_inputs() -> None:
+    assert inputs_from_object({"type": "object"}) == ()
+
+
+def test_colliding_properties_are_refused() -> None:
+    schema = {"type": "object", "properties": {"max-results": {"type": "integer"}, "max_results": {"type": "integer"}}}
+    with pytest.raises(SchemaError, match="max-results"):
+        inputs_from_object(schema)
