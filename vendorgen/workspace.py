@@ -184,7 +184,11 @@ class Workspace:
     @contextlib.contextmanager
     def mutex(self, timeout: float = 30.0) -> Iterator[None]:
         """One vendorgen writing this project at a time; a stale journal is replayed first."""
-        (self.root / STATE_DIR).mkdir(exist_ok=True)
+        state = self.root / STATE_DIR
+        state.mkdir(exist_ok=True)
+        ignore = state / ".gitignore"
+        if not ignore.exists():  # the mutex and a journal are run-time state, never committed
+            ignore.write_text("mutex\njournal.json\n", encoding="utf-8")
         with open(self.root / MUTEX_NAME, "a+") as handle:
             deadline = time.monotonic() + timeout
             while True:
