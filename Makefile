@@ -1,0 +1,43 @@
+# Two commands do all set-up on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+# The npm MCP server the tests run over stdio (skipped, visibly, without node).
+EVERYTHING := .cache/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+
+export GRADIO_ANALYTICS_ENABLED := False
+export HF_HUB_DISABLE_TELEMETRY := 1
+
+.PHONY: install test demo bench regen-example clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
+	@# AgentAudio needs torch + soundfile (smolagents[audio]); the CPU wheel lies on this
+	@# machine's disk. Elsewhere this may be a large download, so it is allowed to fail.
+	-$(BIN)/pip install --quiet -c constraints.txt torch==2.13.0 soundfile
+	touch $(STAMP)
+
+$(EVERYTHING):
+	@if command -v npm >/dev/null 2>&1; then \
+		npm install --silent --prefix .cache/npm --no-audit --no-fund @modelcontextprotocol/server-everything@2026.8.31; \
+	else echo "npm not found: the server-everything MCP tests will be skipped"; fi
+
+test: $(STAMP) $(EVERYTHING)
+	$(BIN)/python -m pytest -q
+
+demo: $(STAMP)
+	$(BIN)/python scripts/demo.py
+
+bench: $(STAMP)
+	$(BIN)/python bench/run_all.py
+
+regen-example: $(STAMP)
+	$(BIN)/python scripts/regen_example.py
+
+clean:
+	rm -rf $(VENV) .cache .pytest_cache .hypothesis
