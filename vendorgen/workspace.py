@@ -14,20 +14,21 @@ import fcntl
 import hashlib
 import json
 import os
+import tempfile
 import time
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vendorgen.config import load_config
 from vendorgen.errors import UsageError, VendorgenError
 
 LOCK_NAME = "vendorgen.lock"
 STATE_DIR = ".vendorgen"
 SCHEMAS_DIR = f"{STATE_DIR}/schemas"
 JOURNAL_NAME = f"{STATE_DIR}/journal.json"
-MUTEX_NAME = f"{STATE_DIR}/mutex"
 LOCK_VERSION = 1
 
 
@@ -102,36 +103,6 @@ def _toml_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
-@dataclass(frozen=True)
-class Config:
-    output_dir: str = "tools"
-    line_length: int = 99
-    templates: str | None = None
-    raw: dict[str, Any] = field(default_factory=dict)
-
-
-_CONFIG_TYPES: dict[str, type] = {"output_dir": str, "line_length": int, "templates": str}
-
-
-def load_config(root: Path) -> Config:
-    pyproject = root / "pyproject.toml"
-    if not pyproject.is_file():
-        return Config()
-    try:
-        table = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("vendorgen", {})
-    except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"pyproject.toml: {exc}") from None
-    values: dict[str, Any] = {}
-    for key, value in table.items():
-        expected = _CONFIG_TYPES.get(key)
-        if expected is None:
-            raise UsageError(f"[tool.vendorgen] has an unknown key {key!r}")
-        if not isinstance(value, expected) or isinstance(value, bool):
-            raise UsageError(f"[tool.vendorgen] {key} must be a {expected.__name__}")
-        values[key] = value
-    return Config(**values, raw=table)
-
-
 class Workspace:
     """A project root with its lock, snapshots and config."""
 
@@ -156,7 +127,7 @@ class Workspace:
         return path.resolve().relative_to(self.root).as_posix()
 
     def templates_dir(self) -> Path | None:
-        return self.inside(Path(self.config.templates), "templates dir") if self.config.templates else None
+        return self.config.templates_dir
 
     # -- lock --------------------------------------------------------------
 
@@ -184,12 +155,9 @@ class Workspace:
     @contextlib.contextmanager
     def mutex(self, timeout: float = 30.0) -> Iterator[None]:
         """One vendorgen writing this project at a time; a stale journal is replayed first."""
-        state = self.root / STATE_DIR
-        state.mkdir(exist_ok=True)
-        ignore = state / ".gitignore"
-        if not ignore.exists():  # the mutex and a journal are run-time state, never committed
-            ignore.write_text("mutex\njournal.json\n", encoding="utf-8")
-        with open(self.root / MUTEX_NAME, "a+") as handle:
+        # The mutex lives outside the project, so a failed command leaves no trace there.
+        key = hashlib.sha256(str(self.root).encode()).hexdigest()[:16]
+        with open(Path(tempfile.gettempdir()) / f"vendorgen-{key}.mutex", "a+") as handle:
             deadline = time.monotonic() + timeout
             while True:
                 try:
@@ -220,6 +188,7 @@ class Workspace:
                 renames.append((self.relative(staged), relative))
             lock_text = dump_lock(entries)
             journal = {"renames": renames, "removed": list(removed), "lock": lock_text}
+            (self.root / STATE_DIR).mkdir(exist_ok=True)
             _write_durably(self.root / JOURNAL_NAME, json.dumps(journal, indent=1))
         except BaseException:
             for staged, _ in renames:
