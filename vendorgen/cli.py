@@ -43,10 +43,10 @@ def cli(debug: bool) -> None:
 @click.argument("source")
 @click.option("--api-name", help="space: the endpoint to vendor, e.g. /predict.")
 @click.option("--all-endpoints", is_flag=True, help="space: vendor every named endpoint.")
-@click.option("--trust", is_flag=True, help="hub, collection, mcp stdio: acknowledge you trust the source.")
-@click.option("--env", "env", multiple=True, metavar="NAME", help="mcp stdio: pass this environment variable to the server.")
-@click.option("--tool", "tools", multiple=True, metavar="NAME", help="mcp: vendor only this tool (repeatable).")
-@click.option("--prefix", default="", help="mcp: prefix every tool name.")
+@click.option("--trust", is_flag=True, help="hub, collection, mcp stdio: acknowledge you trust the source (stdio: the command runs now and whenever the tools connect).")
+@click.option("--env", "env", multiple=True, metavar="NAME", help="mcp stdio: pass this environment variable to the server, read when it starts; only the name is written, never the value.")
+@click.option("--tool", "tools", multiple=True, metavar="NAME", help="mcp, langchain: vendor only this tool, by its remote or Python name (repeatable).")
+@click.option("--prefix", default="", help="mcp, langchain: prefix every tool name (--prefix gh: get-repo -> gh_get_repo).")
 @click.option("--class", "class_name", help="hub: the Tool class to vendor when tool.py has several.")
 @click.option("--keep-going", is_flag=True, help="collection: vendor what works and list what failed.")
 @click.option("--name", help="Module name (and tool name for single-tool sources).")
@@ -66,9 +66,21 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, **option
       langchain:<module>:<attr>
 
     \b
+    mcp: one module per server, one Tool class per MCP tool, sharing one session;
+      stdio runs the command line (python means this interpreter) with --env
+      names passed from the environment when it starts (their values are never
+      written); VENDORGEN_MCP_TIMEOUT sets the inspection timeout (10 s).
+    langchain: imports <module> (from this directory first) and runs its code,
+      as your own program would; <attr> is a BaseTool, a BaseTool class, a
+      toolkit, or a function returning one of those or a list of tools.
+
+    \b
     Examples:
       vendorgen add space:http://127.0.0.1:7860/ --api-name /convert
       vendorgen add space:http://127.0.0.1:7860/ --all-endpoints --out agent/tools
+      vendorgen add mcp:http://127.0.0.1:8000/mcp --tool search --prefix web
+      vendorgen add "mcp:stdio:npx -y @modelcontextprotocol/server-github" --trust --env GITHUB_TOKEN
+      vendorgen add langchain:my_agent.tools:search_toolkit
     """
     from vendorgen import pipeline
     from vendorgen.sources import AddOptions

@@ -8,7 +8,6 @@ through a schema. Either way the module is refused and nothing is written.
 from __future__ import annotations
 
 import ast
-import inspect
 from collections.abc import Collection, Iterator
 from typing import Any
 
@@ -23,6 +22,9 @@ FORBIDDEN_NAMES = frozenset(
 )
 # Entry points a template may define beside the tool classes.
 PUBLIC_HELPERS = frozenset({"tools"})
+# Public classes a template may define beside the tool classes, each with the one base it must have
+# (an exception its users can catch by name).
+PUBLIC_CLASSES = {"MCPToolError": "RuntimeError"}
 
 
 def check_module(source: str, module: ModuleSpec, allowed_imports: Collection[str]) -> None:
@@ -38,7 +40,7 @@ class _Checker:
     def __init__(self, tree: cst.Module, module: ModuleSpec, allowed_imports: Collection[str]) -> None:
         self.tree = tree
         self.module = module
-        self.allowed_imports = frozenset(allowed_imports)
+        self.allowed_imports = frozenset(allowed_imports) | frozenset(module.imports)
         self.tools = {tool.class_name: tool for tool in module.tools}
         self.wire_strings = {spec.wire_name for tool in module.tools for spec in tool.inputs}
         self.private_bases = {
@@ -68,6 +70,11 @@ class _Checker:
                 name = statement.name.value
                 if name in self.tools:
                     self.check_tool_class(statement, self.tools[name])
+                elif name in PUBLIC_CLASSES:
+                    bases = [self.code(base.value) for base in statement.bases]
+                    if statement.decorators or statement.keywords or bases != [PUBLIC_CLASSES[name]]:
+                        self.fail(f"class {name} must subclass {PUBLIC_CLASSES[name]} and nothing else")
+                    self.check_helper(statement)
                 elif not name.startswith("_"):
                     self.fail(f"unexpected class {name}")
                 else:
@@ -137,7 +144,7 @@ class _Checker:
             self.fail(f"class {tool.class_name} has no forward method")
         self.check_forward(methods["forward"], tool)
         for method in methods.values():
-            self.check_helper(method)
+            self.check_helper(method, defaults_checked=method is methods["forward"])
 
     def check_forward(self, node: cst.FunctionDef, tool: ToolSpec) -> None:
         params = node.params
@@ -161,9 +168,20 @@ class _Checker:
         if returns is None or not _same_expression(self.code(returns.annotation), tool.return_annotation):
             self.fail(f"{tool.class_name}.forward: return annotation differs from the spec")
 
-    def check_helper(self, node: cst.ClassDef | cst.FunctionDef) -> None:
-        """Template code: only plain ASCII text or this module's wire names in its strings."""
+    def check_helper(self, node: cst.ClassDef | cst.FunctionDef, defaults_checked: bool = False) -> None:
+        """Template code: only plain ASCII text or this module's wire names in its strings.
+
+        `defaults_checked`: the parameter defaults of `forward` were already compared
+        with the spec by value, so remote text is expected there.
+        """
+        skipped: set[int] = set()
+        if defaults_checked and isinstance(node, cst.FunctionDef):
+            for param in node.params.params:
+                if param.default is not None:
+                    skipped.update(id(child) for child in _walk(param.default))
         for string in _strings(node):
+            if id(string) in skipped:
+                continue
             value = self.value(string, "string")
             if isinstance(value, bytes):
                 self.fail("bytes literal in generated code")
@@ -222,7 +240,9 @@ def _is_docstring(statement: cst.CSTNode) -> bool:
 
 def _normal_doc(text: str) -> str:
     """Docstrings compared as black leaves them: dedented, lines stripped."""
-    return "\n".join(line.strip() for line in inspect.cleandoc(text).splitlines()).strip()
+    # Every line stripped (that is all the dedent needed); no cleandoc: it expands tabs by
+    # column, so a tab inside a line would compare differently once the docstring is indented.
+    return "\n".join(line.strip() for line in text.splitlines()).strip()
 
 
 def _same_expression(code: str, expected: str) -> bool:

@@ -158,6 +158,9 @@ class ModuleSpec:
     constants: tuple[tuple[str, Any], ...] = ()
     requirements: tuple[str, ...] = ()  # distributions the generated code imports at run time
     original_source: str = ""  # hub: the vendored tool.py text
+    # Imports this module needs beyond its source kind's ALLOWED_IMPORTS, as `module.name`
+    # (langchain: the user's object); the gate allows exactly these too.
+    imports: tuple[str, ...] = ()
 
     @property
     def endpoints(self) -> tuple[str, ...]:

@@ -1,0 +1,314 @@
+"""LangChain tools from the user's own code: `langchain:<module>:<attr>`.
+
+`inspect` imports `<module>` (this runs its code, as the user's program would) and reads
+each tool's `tool_call_schema`: the arguments a model gives, so injected arguments are
+left out. The schema is deep-copied before anything reads it: the source tool is never
+changed (smolagents' `Tool.from_langchain` changes it in place).
+
+`<attr>` may be a `BaseTool`, a `BaseTool` subclass built with no arguments, a toolkit
+(instance or class: each of `get_tools()`), a list of tools, or a function taking no
+arguments that returns any of those. The generated `forward` imports the same object at
+call time, finds the tool by its LangChain name and calls `.invoke()` with the wire names.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import importlib
+import inspect as inspect_module
+import keyword
+import os
+import sys
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from vendorgen import naming, schema
+from vendorgen.errors import SchemaError, UsageError, VendorgenError
+from vendorgen.literals import escape_text
+from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
+from vendorgen.sources import AddOptions
+
+ALLOWED_IMPORTS = frozenset(
+    {
+        "__future__.annotations",
+        "typing.Any",
+        "typing.Literal",
+        "smolagents.Tool",
+        "langchain_core.tools.BaseTool",
+        "langchain_core.tools.BaseToolkit",
+        "langchain_core.tools.StructuredTool",
+    }
+)
+
+# The name the generated forward gives the imported object: no LangChain argument can have it
+# (pydantic fields never start with "_"; a JSON-schema one is refused).
+SOURCE_ALIAS = "_source"
+SHAPES = ("tool", "tool_class", "toolkit", "toolkit_class", "list", "factory")
+_NOT_FOR_LANGCHAIN = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "class_name": "--class",
+                      "keep_going": "--keep-going", "env": "--env"}  # fmt: skip
+# Return annotations with a smolagents type; anything else is "any".
+_RETURNS = {str: ("string", "str"), int: ("integer", "int"), float: ("number", "float"), bool: ("boolean", "bool"),
+            dict: ("object", "dict[str, Any]"), list: ("array", "list[Any]")}  # fmt: skip
+
+
+def parse_target(target: str) -> tuple[str, str]:
+    """`pkg.module:attr` -> (`pkg.module`, `attr`), both checked to be plain dotted identifiers."""
+    module, sep, attr = target.rpartition(":")
+    if not sep or not module or not attr:
+        raise UsageError(f"langchain:{target} should be langchain:<module>:<attr>, e.g. langchain:my_agent.tools:search")
+    for part in (*module.split("."), attr):
+        if not (part.isidentifier() and part.isascii()) or keyword.iskeyword(part):
+            raise UsageError(f"langchain:{target}: {part!r} is not a Python identifier")
+    return module, attr
+
+
+def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
+    for field_name, flag in _NOT_FOR_LANGCHAIN.items():
+        if getattr(options, field_name):
+            raise UsageError(f"{flag} does not apply to langchain: sources")
+    module_name, attr = parse_target(target)
+    module = _import(module_name)
+    if not hasattr(module, attr):
+        found = sorted(
+            name
+            for name, value in vars(module).items()
+            if _is_tool_like(value)
+            and not name.startswith("_")
+            and (not isinstance(value, type) or value.__module__ == module_name)  # not imported classes
+        )
+        hint = f"; it has {', '.join(found)}" if found else ""
+        raise UsageError(f"{module_name} has no attribute {attr}{hint}")
+    shape, tools = tools_of(getattr(module, attr), f"{module_name}:{attr}")
+    names = [tool.name for tool in tools]
+    if len(set(names)) != len(names):
+        twice = sorted({name for name in names if names.count(name) > 1})
+        raise SchemaError(f"{module_name}:{attr} gives several tools named {', '.join(twice)}")
+    if options.tools:
+        tools = _select(tools, options.tools, options.prefix, f"{module_name}:{attr}")
+    described = [describe(tool) for tool in tools]
+    single = len(described) == 1
+    if options.name:
+        name = naming.python_name(options.name)
+    else:
+        name = tool_name(described[0]["name"], options.prefix) if single else naming.python_name(attr).lower()
+    again: dict[str, Any] = {"name": name}
+    for key, value in (("tools", list(options.tools)), ("prefix", options.prefix)):
+        if value:
+            again[key] = value
+    return [
+        {
+            "kind": "langchain",
+            "source": f"langchain:{target}",
+            "name": name,
+            "module": module_name,
+            "attr": attr,
+            "shape": shape,
+            "revision": _revision(module),
+            "prefix": options.prefix,
+            # --name names the tool too when there is one (as for a single Space endpoint).
+            "tool_name": name if options.name and single else "",
+            "tools": described,
+            "options": again,
+        }
+    ]
+
+
+def _import(module_name: str) -> Any:
+    """Import the user's module, from the current directory first (as `python -m` would)."""
+    added = os.getcwd() not in sys.path
+    if added:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            raise UsageError(
+                f"cannot import {module_name}: no module {exc.name} here (run vendorgen where your code imports from,"
+                " or set PYTHONPATH)"
+            ) from None
+        raise VendorgenError(f"importing {module_name} failed: {type(exc).__name__}: {exc}") from None
+    except Exception as exc:  # the user's module raised while importing
+        raise VendorgenError(f"importing {module_name} failed: {type(exc).__name__}: {exc}") from None
+    finally:
+        if added:
+            sys.path.remove(os.getcwd())
+
+
+def _revision(module: Any) -> str:
+    """The first 12 hex digits of the module file's sha256: which version of the code was read."""
+    path = getattr(module, "__file__", None)
+    if not path or not os.path.isfile(path):
+        return ""
+    with open(path, "rb") as handle:
+        return "sha256:" + hashlib.sha256(handle.read()).hexdigest()[:12]
+
+
+def _is_tool_like(value: Any) -> bool:
+    from langchain_core.tools import BaseTool, BaseToolkit
+
+    return isinstance(value, (BaseTool, BaseToolkit)) or (
+        isinstance(value, type) and issubclass(value, (BaseTool, BaseToolkit)) and not inspect_module.isabstract(value)
+    )
+
+
+def tools_of(value: Any, where: str, depth: int = 0) -> tuple[str, list[Any]]:
+    """(shape, LangChain tools) of what `<attr>` names; the generated code resolves it the same way."""
+    from langchain_core.tools import BaseTool, BaseToolkit
+
+    if isinstance(value, BaseTool):
+        return "tool", [value]
+    if isinstance(value, BaseToolkit):
+        return "toolkit", list(value.get_tools())
+    if isinstance(value, type) and issubclass(value, (BaseTool, BaseToolkit)):
+        try:
+            built = value()
+        except Exception as exc:
+            raise UsageError(f"{where} cannot be built with no arguments: {type(exc).__name__}: {_line(exc)}") from None
+        return ("tool_class" if issubclass(value, BaseTool) else "toolkit_class"), tools_of(built, where, depth + 1)[1]
+    if isinstance(value, (list, tuple)) and value and all(isinstance(item, BaseTool) for item in value):
+        return "list", list(value)
+    if callable(value) and not isinstance(value, type) and depth == 0:
+        try:
+            required = [
+                parameter.name
+                for parameter in inspect_module.signature(value).parameters.values()
+                if parameter.default is parameter.empty and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)
+            ]
+        except (TypeError, ValueError):
+            required = []
+        if required:
+            raise UsageError(f"{where} is a function that needs arguments ({', '.join(required)}); give one that needs none")
+        try:
+            result = value()
+        except Exception as exc:
+            raise VendorgenError(f"calling {where}() failed: {type(exc).__name__}: {_line(exc)}") from None
+        return "factory", tools_of(result, f"{where}()", depth + 1)[1]
+    raise UsageError(
+        f"{where} is a {type(value).__name__}, not a LangChain tool, tool class, toolkit, list of tools"
+        " or function returning one"
+    )
+
+
+def _select(tools: list[Any], wanted: tuple[str, ...], prefix: str, where: str) -> list[Any]:
+    by_name: dict[str, Any] = {}
+    for tool in tools:
+        by_name[tool.name] = tool
+        by_name.setdefault(tool_name(tool.name, prefix), tool)
+    unknown = [name for name in wanted if name not in by_name]
+    if unknown:
+        raise UsageError(f"no tool {', '.join(unknown)} in {where}; available: {', '.join(tool.name for tool in tools)}")
+    chosen: list[Any] = []
+    for name in wanted:
+        if by_name[name] not in chosen:
+            chosen.append(by_name[name])
+    return chosen
+
+
+def describe(tool: Any) -> dict[str, Any]:
+    """One tool as JSON: what `build` needs, read without changing the tool."""
+    call_schema = _json_schema(tool.tool_call_schema)
+    input_schema = _json_schema(tool.get_input_schema())
+    visible = set(call_schema.get("properties") or {})
+    injected = [name for name in (input_schema.get("properties") or {}) if name not in visible]
+    required = set(input_schema.get("required") or [])
+    if missing := [name for name in injected if name in required]:
+        raise SchemaError(
+            f"tool {tool.name!r} needs injected argument(s) {', '.join(missing)} with no default: only a LangChain"
+            " runtime can give them, so a vendored tool could never call it"
+        )
+    kind, annotation = _output(tool)
+    return {
+        "name": tool.name,
+        "description": tool.description or "",
+        "schema": call_schema,
+        "injected": injected,
+        "output_type": kind,
+        "output_annotation": annotation,
+    }
+
+
+def _json_schema(value: Any) -> dict[str, Any]:
+    """A JSON Schema copy of a pydantic model class or a dict schema; the original is untouched."""
+    if isinstance(value, Mapping):
+        return copy.deepcopy(dict(value))
+    if hasattr(value, "model_json_schema"):
+        return copy.deepcopy(value.model_json_schema())
+    raise SchemaError(f"cannot read the argument schema {value!r}")
+
+
+def _output(tool: Any) -> tuple[str, str]:
+    """The smolagents output type from the function's return annotation; `any` when unsure."""
+    if getattr(tool, "response_format", "content") != "content":
+        return "any", "Any"
+    function = getattr(tool, "func", None) or getattr(type(tool), "_run", None)
+    try:
+        hint = typing.get_type_hints(function).get("return") if function is not None else None
+    except Exception:  # unresolvable annotations: not worth failing over
+        hint = None
+    origin = typing.get_origin(hint) or hint
+    return _RETURNS.get(origin, ("any", "Any")) if isinstance(origin, type) else ("any", "Any")
+
+
+def _line(exc: BaseException) -> str:
+    return escape_text(" ".join(str(exc).split()))
+
+
+def tool_name(lc_name: str, prefix: str = "") -> str:
+    if prefix:
+        return naming.python_name(f"{prefix.rstrip('_')}_{lc_name}")
+    return naming.python_name(lc_name)
+
+
+# ---------------------------------------------------------------------------
+# build
+# ---------------------------------------------------------------------------
+
+
+def build(snapshot: dict[str, Any]) -> ModuleSpec:
+    module_name, attr = snapshot["module"], snapshot["attr"]
+    parse_target(f"{module_name}:{attr}")  # the snapshot may have been edited: these become code
+    if snapshot.get("shape") not in SHAPES:
+        raise SchemaError(f"unknown LangChain object shape {snapshot.get('shape')!r}")
+    tools = []
+    for raw in snapshot["tools"]:
+        name = snapshot.get("tool_name") or tool_name(raw["name"], snapshot.get("prefix", ""))
+        tools.append(_tool(raw, name))
+    naming.unique(((tool.endpoint, tool.name) for tool in tools), "tools")
+    naming.unique(((tool.endpoint, tool.class_name) for tool in tools), "tools")
+    return ModuleSpec(
+        name=naming.python_name(snapshot["name"]),
+        kind="langchain",
+        source=snapshot["source"],
+        revision=snapshot.get("revision", ""),
+        tools=tuple(tools),
+        constants=(("SOURCE_MODULE", module_name), ("SOURCE_ATTR", attr)),
+        requirements=("smolagents", "langchain-core"),
+        imports=(f"{module_name}.{attr}",),
+    )
+
+
+def _tool(raw: Mapping[str, Any], name: str) -> ToolSpec:
+    lc_name = raw["name"]
+    try:
+        inputs = schema.inputs_from_object(raw["schema"])
+    except SchemaError as exc:
+        raise SchemaError(f"tool {lc_name!r}: {exc}") from None
+    if any(spec.name == SOURCE_ALIAS for spec in inputs):
+        raise SchemaError(f"tool {lc_name!r} has an argument named {SOURCE_ALIAS}, which the generated code uses")
+    kind = raw.get("output_type", "any")
+    annotation = raw.get("output_annotation", "Any")
+    if (kind, annotation) not in _RETURNS.values():
+        kind, annotation = "any", "Any"
+    description = raw.get("description") or ""
+    return ToolSpec(
+        name=name,
+        class_name=naming.class_name(name),
+        description=inspect_module.cleandoc(description) if description.strip() else f"The {lc_name} tool.",
+        endpoint=lc_name,
+        inputs=inputs,
+        outputs=(OutputSpec("result", kind, annotation, "what the LangChain tool returns"),),
+        output_type=kind,
+        constants=(("lc_name", lc_name),),
+    )
