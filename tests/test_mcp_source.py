@@ -641,6 +641,26 @@ def test_one_session_for_every_call_tool_and_thread(stdio_module: ModuleType) ->
     assert sorted(result["count"] for result in results) == list(range(first["count"] + 1, first["count"] + 17))
 
 
+def test_concurrent_first_calls_open_one_session(stdio_project: Project) -> None:
+    module = stdio_project.import_module("tools/vendorgen_test.py")  # a fresh copy: not connected yet
+    tool = module.CallCounterTool()
+    barrier = threading.Barrier(8)
+    results: list[dict[str, int]] = []
+
+    def call() -> None:
+        barrier.wait()
+        results.append(json.loads(tool()))
+
+    threads = [threading.Thread(target=call) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len({result["pid"] for result in results}) == 1
+    assert sorted(result["count"] for result in results) == list(range(1, 9))
+    close(module)
+
+
 def test_reconnects_once_when_the_server_went_away(stdio_module: ModuleType) -> None:
     before = counter(stdio_module)
     os.kill(before["pid"], signal.SIGKILL)
