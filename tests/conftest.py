@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.servers import OFFLINE_ENV, free_port, server_process
+from tests.servers.fakehub import FakeHub
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -75,6 +76,14 @@ class Project:
         sys.modules[name] = module
         spec.loader.exec_module(module)
         return module
+
+
+@pytest.fixture
+def fakehub() -> Iterator[FakeHub]:
+    """The loopback Hub (tests/servers/fakehub.py), empty; the test fails if the server hit a bug."""
+    with FakeHub() as hub:
+        yield hub
+    assert hub.errors == []
 
 
 @pytest.fixture

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from vendorgen import __version__
 from vendorgen.errors import VendorgenError
 
+if TYPE_CHECKING:  # annotations only: the pipeline loads when a command needs it
+    from vendorgen.pipeline import Added, Generated
+
 _DEBUG = False
+SPACE_SDKS = ("gradio",)  # `push`: app.py is a Gradio demo
 
 
 def _emit_json(value: Any) -> None:
@@ -81,6 +85,8 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, **option
       vendorgen add mcp:http://127.0.0.1:8000/mcp --tool search --prefix web
       vendorgen add "mcp:stdio:npx -y @modelcontextprotocol/server-github" --trust --env GITHUB_TOKEN
       vendorgen add langchain:my_agent.tools:search_toolkit
+      vendorgen add hub:owner/tool-space@main --trust        # prints a review of the code
+      vendorgen add collection:owner/agent-tools-0123456789abcdef01234567 --trust --keep-going
     """
     from vendorgen import pipeline
     from vendorgen.sources import AddOptions
@@ -89,7 +95,7 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, **option
     options["env"] = tuple(options["env"])
     options["tools"] = tuple(options["tools"])
     workspace = Workspace.discover()
-    generated = pipeline.add(workspace, source, AddOptions(**options), out_dir, dry_run)
+    added = pipeline.add(workspace, source, AddOptions(**options), out_dir, dry_run, progress=_counted)
     out = Path(out_dir or workspace.config.output_dir)
     if as_json:
         _emit_json(
@@ -99,44 +105,90 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, **option
                     "path": (out / f"{item.module.name}.py").as_posix(),
                     "tools": [{"name": tool.name, "class": tool.class_name} for tool in item.module.tools],
                     "written": not dry_run,
+                    **_review_json(item),
                 }
-                for item in generated
+                for item in added.generated
             ]
         )
+    else:
+        for item in added.generated:
+            path = (out / f"{item.module.name}.py").as_posix()
+            if dry_run:
+                click.echo(f"# --- {path} (not written)")
+                click.echo(item.code, nl=False)
+            else:
+                classes = ", ".join(tool.class_name for tool in item.module.tools)
+                click.echo(f"wrote {path} ({classes})")
+            _print_review(item, path)
+    _raise_failures(added)
+
+
+def _counted(uris: list[str]) -> Iterator[str]:
+    """Progress on stderr when a source stands for several (a collection's Spaces): one line per source."""
+    for index, uri in enumerate(uris, 1):
+        if len(uris) > 1:
+            click.echo(f"[{index}/{len(uris)}] {uri}", err=True)
+        yield uri
+
+
+def _print_review(item: Generated, path: str) -> None:
+    """For code vendored as it is (hub): what it imports and what deserves a look, by line of `path`."""
+    if not item.module.original_source:
         return
-    for item in generated:
-        path = (out / f"{item.module.name}.py").as_posix()
-        if dry_run:
-            click.echo(f"# --- {path} (not written)")
-            click.echo(item.code, nl=False)
-        else:
-            classes = ", ".join(tool.class_name for tool in item.module.tools)
-            click.echo(f"wrote {path} ({classes})")
+    from vendorgen.review import review
+
+    click.echo(f"review of {path} ({item.module.source} at {item.module.revision[:12]}):")
+    for line in review(item.code).lines():
+        click.echo(line)
+    click.echo(f"  requirements: {', '.join(item.module.requirements) or 'none declared'}")
+
+
+def _review_json(item: Generated) -> dict[str, Any]:
+    if not item.module.original_source:
+        return {}
+    from vendorgen.review import review
+
+    return {"review": review(item.code).to_json(), "requirements": list(item.module.requirements),
+            "revision": item.module.revision}  # fmt: skip
+
+
+def _raise_failures(added: Added) -> None:
+    """`--keep-going`: name every source that failed, then exit 1."""
+    if not added.failed:
+        return
+    for failure in added.failed:
+        click.echo(f"failed: {failure.uri}: {failure.error}", err=True)
+    done = len(added.generated)
+    raise VendorgenError(
+        f"{len(added.failed)} source{'s' * (len(added.failed) != 1)} failed (listed above); "
+        + (f"{done} module{'s' * (done != 1)} vendored" if done else "nothing vendored")
+    )
 
 
 @cli.command(name="list")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def list_(as_json: bool) -> None:
-    """List what is vendored here and whether each file is clean or edited.
+    """List what is vendored here and the state of each module.
+
+    \b
+    Status: clean; edited (local edits); conflict (unresolved merge markers);
+    missing; outdated (this vendorgen, the templates or the config would write
+    it differently); error (its snapshot cannot be read or regenerated).
+    Upstream changes need the network: `vendorgen check --remote`.
 
     \b
     Example:
       vendorgen list --json
     """
-    from vendorgen.workspace import Workspace, sha256_text
+    from vendorgen import sync
+    from vendorgen.workspace import Workspace
 
     workspace = Workspace.discover()
     rows = []
     for entry in workspace.read_lock():
-        path = workspace.root / entry.path
-        if not path.is_file():
-            status = "missing"
-        elif sha256_text(path.read_text(encoding="utf-8")) == entry.sha256:
-            status = "clean"
-        else:
-            status = "edited"
+        state = sync.local_state(workspace, entry)
         rows.append({"name": entry.name, "source": entry.source, "tools": list(entry.tools), "path": entry.path,
-                     "revision": entry.revision, "status": status})  # fmt: skip
+                     "revision": entry.revision, "status": state.status, "problems": state.problems})  # fmt: skip
     if as_json:
         _emit_json(rows)
         return
@@ -144,6 +196,189 @@ def list_(as_json: bool) -> None:
         click.echo("nothing vendored yet; try `vendorgen add --help`")
     for row in rows:
         click.echo(f"{row['name']:<24} {row['status']:<8} {row['path']:<32} {row['source']}")
+
+
+@cli.command()
+@click.argument("names", nargs=-1, metavar="[NAME]...")
+@click.option("--remote", is_flag=True, help="Re-inspect the sources and report upstream schema changes instead.")
+@click.option("--allow-edits", is_flag=True, help="Report local edits without failing on them.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool) -> None:
+    """Check vendored modules against the lock, offline; exit 1 on any difference.
+
+    Regenerates each locked module from its committed snapshot and compares it
+    with the file on disk. Reports local edits, vendorgen/template/config drift,
+    missing files and vendored-looking files the lock does not list, with
+    unified diffs. Modules whose hashes all match are not regenerated.
+
+    With --remote, re-inspects every source instead and reports what changed
+    upstream (tools or parameters added or removed, types, defaults, enums,
+    descriptions); exit 1 when anything changed, 2 when a source is unreachable.
+
+    \b
+    Examples:
+      vendorgen check                    # CI / pre-commit
+      vendorgen check --allow-edits      # edits are yours; only drift fails
+      vendorgen check --remote convert
+    """
+    from vendorgen import sync
+    from vendorgen.workspace import Workspace
+
+    workspace = Workspace.discover()
+    if remote:
+        results = sync.check_remote(workspace, sync.select(workspace.read_lock(), names))
+        code = sync.remote_exit_code(results)
+        if as_json:
+            _emit_json({"ok": code == 0, "modules": [result.to_json() for result in results]})
+        else:
+            click.echo(sync.render_remote(results), nl=False)
+    else:
+        report = sync.check(workspace, names, allow_edits)
+        code = 0 if report.ok else 1
+        if as_json:
+            _emit_json(report.to_json())
+        else:
+            click.echo(report.render(), nl=False)
+    if code:
+        sys.exit(code)
+
+
+@cli.command()
+@click.argument("names", nargs=-1, metavar="[NAME]...")
+@click.option("--offline", is_flag=True, help="Regenerate from the committed snapshots; do not contact the sources.")
+@click.option("--dry-run", is_flag=True, help="Say what would change; write nothing.")
+@click.option("--diff", "show_diff", is_flag=True, help="Print the diff of every file that would change; write nothing.")
+def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool) -> None:
+    """Re-inspect sources and regenerate vendored modules, keeping local edits.
+
+    A file vendorgen wrote and nobody touched is replaced. An edited file is
+    merged three ways (base: what the locked snapshot generates; yours: the
+    file; theirs: what the source answers now), so your edits survive. Where
+    both changed the same lines, conflict markers are written and the command
+    exits 1 naming the files. The lock changes only for what is written.
+
+    \b
+    Examples:
+      vendorgen update                    # every module
+      vendorgen update convert --diff     # preview one
+      vendorgen update --offline          # after changing templates or [tool.vendorgen]
+    """
+    from vendorgen import sync
+    from vendorgen.workspace import Workspace
+
+    workspace = Workspace.discover()
+    entries = workspace.read_lock()
+    if not entries:
+        click.echo("nothing vendored yet; try `vendorgen add --help`")
+        return
+    plan = sync.plan_update(workspace, sync.select(entries, names), offline)
+    preview = dry_run or show_diff
+    for step in plan.steps:
+        if step.action != "up to date":
+            click.echo(step.render(preview))
+        if show_diff and step.diff():
+            click.echo(step.diff(), nl=False)
+    current = sum(step.action == "up to date" for step in plan.steps)
+    if current:
+        click.echo(f"{current} module{'s' * (current != 1)} up to date")
+    if not preview:
+        sync.apply_update(workspace, plan.steps)
+    if error := plan.error(preview):
+        raise error
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--offline", is_flag=True, help="Show only local edits; do not contact the source.")
+def diff(name: str, offline: bool) -> None:
+    """Show NAME's upstream changes and your local edits, separately.
+
+    Upstream: the locked snapshot against what the source answers now, as a
+    schema summary and a diff of the generated code. Local: the code the locked
+    snapshot generates against the file on disk.
+
+    \b
+    Example:
+      vendorgen diff convert
+    """
+    from vendorgen import sync
+    from vendorgen.workspace import Workspace
+
+    workspace = Workspace.discover()
+    text, error = sync.diff_report(workspace, sync.select(workspace.read_lock(), [name])[0], offline)
+    click.echo(text, nl=False)
+    if error is not None:
+        raise error
+
+
+@cli.command()
+@click.argument("names", nargs=-1, required=True, metavar="NAME...")
+@click.option("--force", is_flag=True, help="Delete files with local edits too.")
+def remove(names: tuple[str, ...], force: bool) -> None:
+    """Delete vendored modules: their files, snapshots and lock entries, nothing else.
+
+    A file with local edits is kept (and nothing is removed) unless --force.
+
+    \b
+    Example:
+      vendorgen remove convert
+    """
+    from vendorgen import sync
+    from vendorgen.workspace import LOCK_NAME, Workspace
+
+    for path in sync.remove(Workspace.discover(), names, force):
+        click.echo(f"deleted {path}")
+    click.echo(f"removed {', '.join(dict.fromkeys(names))} from {LOCK_NAME}")
+
+
+@cli.command()
+@click.argument("module")
+@click.argument("repo_id", metavar="OWNER/SPACE")
+@click.option("--tool", "tool_name", metavar="NAME", help="The tool to push when MODULE has several (one per Space).")
+@click.option("--private", is_flag=True, help="Create the Space private (an existing Space keeps its visibility).")
+@click.option("--sdk", type=click.Choice(SPACE_SDKS), default="gradio", show_default=True, help="The Space SDK (app.py is a Gradio demo).")
+@click.option("--token", envvar="HF_TOKEN", show_envvar=True, help="Token with write access (default: your `hf auth login`; never written or printed).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Also write the Space folder here (required with --dry-run).")
+@click.option("--dry-run", is_flag=True, help="Write the folder to --out and list it; upload nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was written and pushed as JSON.")
+def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: str, token: str | None,
+         out_dir: Path | None, dry_run: bool, as_json: bool) -> None:  # fmt: skip
+    """Publish a vendored tool as a Hub tool Space that smolagents' Tool.from_hub loads.
+
+    MODULE is a vendored module's name or path. The Space gets tool.py (the
+    tool as one self-contained file, regenerated from the lock), app.py (a
+    Gradio demo for every input type), requirements.txt (distributions pinned
+    to the versions installed here) and README.md (Space card, provenance),
+    in one commit; the Space is created if it does not exist.
+
+    \b
+    Examples:
+      vendorgen push convert me/convert-tool
+      vendorgen push tools/time_server.py me/time --tool get_current_time --dry-run --out space/
+    """
+    from vendorgen import push as pushing
+    from vendorgen.errors import UsageError
+    from vendorgen.workspace import Workspace
+
+    if dry_run and out_dir is None:
+        raise UsageError("--dry-run writes the Space folder to --out DIR: give the directory")
+    folder = pushing.build_folder(Workspace.discover(), module, repo_id, tool_name)
+    for note in folder.notes:
+        click.echo(f"note: {note}", err=True)
+    written = [path.as_posix() for path in pushing.write_folder(folder, out_dir)] if out_dir is not None else []
+    url = commit = None
+    if not dry_run:
+        url, commit = pushing.upload(folder, repo_id, token=token, private=private, sdk=sdk)
+    if as_json:
+        _emit_json({"tool": folder.tool.name, "files": list(folder.files), "written": written, "repo_id": repo_id,
+                    "url": url, "commit": commit})  # fmt: skip
+        return
+    for name, text in folder.files.items():
+        click.echo(f"{name:<18} {len(text.encode('utf-8')):>7} bytes")
+    if out_dir is not None:
+        click.echo(f"wrote {out_dir.as_posix()}/" + (" (not uploaded: --dry-run)" if dry_run else ""))
+    if not dry_run:
+        click.echo(f"pushed {folder.tool.name} to {url} (commit {commit})")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

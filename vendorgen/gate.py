@@ -8,13 +8,16 @@ through a schema. Either way the module is refused and nothing is written.
 from __future__ import annotations
 
 import ast
+import json
 from collections.abc import Collection, Iterator
 from typing import Any
 
 import libcst as cst
 
 from vendorgen.errors import GateError
+from vendorgen.formatter import DEFAULT_LINE_LENGTH, format_source
 from vendorgen.model import NO_DEFAULT, ModuleSpec, ToolSpec
+from vendorgen.toolfile import ToolFile
 
 # Names no generated module has a reason to touch.
 FORBIDDEN_NAMES = frozenset(
@@ -27,13 +30,43 @@ PUBLIC_HELPERS = frozenset({"tools"})
 PUBLIC_CLASSES = {"MCPToolError": "RuntimeError"}
 
 
-def check_module(source: str, module: ModuleSpec, allowed_imports: Collection[str]) -> None:
+def check_module(
+    source: str, module: ModuleSpec, allowed_imports: Collection[str], line_length: int = DEFAULT_LINE_LENGTH
+) -> None:
     """Raise GateError unless `source` is exactly the module `module` describes."""
     try:
         tree = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
         raise GateError(f"{module.name}: generated code does not parse: {exc.message}") from None
+    if module.original_source:
+        _check_verbatim(source, module, line_length)
+        return
     _Checker(tree, module, allowed_imports).run()
+
+
+def _check_verbatim(source: str, module: ModuleSpec, line_length: int) -> None:
+    """A vendored file (hub, --trust): vendorgen's header, then the original exactly as black formats it.
+
+    The code is the author's, so it is not held to the template shapes; what is
+    checked is that nothing was added or changed, and that its Tool class still
+    carries the attributes the spec (and so the lock) describes.
+    """
+    body = format_source(module.original_source, line_length)
+    header = source[: len(source) - len(body)]
+    if not source.endswith(body) or not header.startswith("# Vendored by vendorgen "):
+        raise GateError(f"{module.name}: the vendored code is not the original under vendorgen's header")
+    if any(line.strip() and not line.startswith("#") for line in header.splitlines()):
+        raise GateError(f"{module.name}: the header of a vendored file may only hold comments")
+    file = ToolFile(source, module.name)
+    for tool in module.tools:
+        actual = file.attributes(tool.class_name)
+        expected = tool.class_attributes()
+        for key in sorted({*actual, *expected}):
+            if json.dumps(actual.get(key), sort_keys=True) != json.dumps(expected.get(key), sort_keys=True):
+                raise GateError(
+                    f"{module.name}: {tool.class_name}.{key} differs from the spec"
+                    " (a vendored file is kept verbatim: config overrides cannot rename or redescribe it)"
+                )
 
 
 class _Checker:

@@ -12,12 +12,22 @@ import math
 import re
 from typing import Any
 
+from vendorgen.errors import SchemaError
+
 _DOCSTRING_QUOTE = re.compile(r'"(?=")|"$')
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _valid_unicode(text: str) -> str:
+    """Refuse lone surrogates: no UTF-8 file, prompt or HTTP request can carry them."""
+    if match := _SURROGATE.search(text):
+        raise SchemaError(f"remote text holds a lone surrogate (U+{ord(match.group()):04X}), which is not valid Unicode")
+    return text
 
 
 def escape_text(text: str) -> str:
     """`text` with every non-printable character and backslash escaped, unquoted."""
-    return "".join(ch if ch.isprintable() and ch != "\\" else repr(ch)[1:-1] for ch in text)
+    return "".join(ch if ch.isprintable() and ch != "\\" else repr(ch)[1:-1] for ch in _valid_unicode(text))
 
 
 def python_literal(value: Any) -> str:
@@ -31,7 +41,7 @@ def python_literal(value: Any) -> str:
             raise ValueError(f"{value!r} has no JSON form")
         return repr(value)
     if isinstance(value, str):
-        return repr(value)
+        return repr(_valid_unicode(value))
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(python_literal(item) for item in value) + "]"
     if isinstance(value, dict):

@@ -168,7 +168,9 @@ class ModuleSpec:
 
     @property
     def uses_literal(self) -> bool:
-        return any("Literal[" in spec.annotation for tool in self.tools for spec in tool.inputs)
+        annotations = [spec.annotation for tool in self.tools for spec in tool.inputs]
+        annotations += [tool.return_annotation for tool in self.tools]
+        return any("Literal[" in annotation for annotation in annotations)
 
     def constants_dict(self) -> dict[str, Any]:
         return dict(self.constants)

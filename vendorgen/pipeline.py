@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vendorgen import TEMPLATES_VERSION, __version__, sources
+from vendorgen import sources
+from vendorgen.config import GENERATOR, Excluded
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.formatter import format_source
 from vendorgen.gate import check_module
 from vendorgen.model import ModuleSpec
 from vendorgen.render import render_module
 from vendorgen.workspace import SCHEMAS_DIR, LockEntry, Workspace, canonical_json, sha256_text
-
-GENERATOR = f"vendorgen {__version__}"
 
 
 @dataclass(frozen=True)
@@ -26,17 +26,26 @@ class Generated:
     snapshot: dict[str, Any]
     schema_sha256: str
     code: str
+    templates: str  # the lock's `templates`: built-in version plus custom templates and settings
 
 
 def generate(snapshot: dict[str, Any], workspace: Workspace) -> Generated:
     """Snapshot to final code, offline and deterministic."""
     source = sources.load(snapshot["kind"])
-    module: ModuleSpec = source.build(snapshot)
+    # Config overrides apply here, once for every source; the gate checks the result.
+    module: ModuleSpec = workspace.config.apply(source.build(snapshot))
     schema_sha256 = sha256_text(canonical_json(snapshot))
+    code = module_code(module, schema_sha256, workspace)
+    templates = workspace.config.fingerprint(module.kind, module.source, (tool.name for tool in module.tools))
+    return Generated(module, snapshot, schema_sha256, code, templates)
+
+
+def module_code(module: ModuleSpec, schema_sha256: str, workspace: Workspace) -> str:
+    """`module` rendered, formatted and passed through the gate (also `push`'s one-tool modules)."""
     rendered = render_module(module, schema_sha256, workspace.templates_dir())
     code = format_source(rendered, workspace.config.line_length)
-    check_module(code, module, source.ALLOWED_IMPORTS)
-    return Generated(module, snapshot, schema_sha256, code)
+    check_module(code, module, sources.load(module.kind).ALLOWED_IMPORTS, workspace.config.line_length)
+    return code
 
 
 def inspect(uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
@@ -44,15 +53,61 @@ def inspect(uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
     return sources.load(kind).inspect(target, options)
 
 
-def add(workspace: Workspace, uri: str, options: sources.AddOptions, out_dir: str | None, dry_run: bool) -> list[Generated]:
-    """Vendor `uri` into the project: every module or none."""
+def members(uri: str, options: sources.AddOptions) -> list[str]:
+    """The sources `uri` stands for: each Space of a collection (a kind with `members`), else `uri` itself."""
+    kind, target = sources.split_uri(uri)
+    source = sources.load(kind)
+    return source.members(target, options) if hasattr(source, "members") else [uri]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A source that `add --keep-going` left out, and why."""
+
+    uri: str
+    error: VendorgenError
+
+
+@dataclass(frozen=True)
+class Added:
+    generated: list[Generated]
+    failed: list[Failure]  # only with `keep_going`; otherwise the first failure is raised
+
+
+def add(
+    workspace: Workspace,
+    uri: str,
+    options: sources.AddOptions,
+    out_dir: str | None,
+    dry_run: bool,
+    progress: Callable[[list[str]], Iterable[str]] = iter,
+) -> Added:
+    """Vendor `uri` into the project: every module or none, or with `keep_going` every source that works.
+
+    `progress` wraps the list of member sources (a collection's Spaces) for display.
+    """
     out = workspace.inside(Path(out_dir or workspace.config.output_dir), "output directory")
-    generated = [generate(snapshot, workspace) for snapshot in inspect(uri, options)]
+    generated: list[Generated] = []
+    excluded: list[Excluded] = []  # modules whose every tool [tool.vendorgen.sources] filters out
+    failed: list[Failure] = []
+    uris = members(uri, options)
+    for member in progress(uris):
+        try:
+            found, skipped = _generate_member(member, options, workspace)
+        except VendorgenError as exc:
+            if not options.keep_going:
+                raise exc if member == uri else type(exc)(f"{member}: {exc}") from None
+            failed.append(Failure(member, exc))
+            continue
+        generated += found
+        excluded += skipped
+    if excluded and not generated and not failed:
+        raise excluded[0]
     names = [item.module.name for item in generated]
     if len(set(names)) != len(names):
         raise VendorgenError(f"two modules would share a name: {', '.join(sorted(names))}")
-    if dry_run:
-        return generated
+    if dry_run or not generated:
+        return Added(generated, failed)
     with workspace.mutex():
         entries = {entry.name: entry for entry in workspace.read_lock()}
         owned = {entry.path: entry for entry in entries.values()}
@@ -65,7 +120,20 @@ def add(workspace: Workspace, uri: str, options: sources.AddOptions, out_dir: st
             files[snapshot_path] = snapshot_text(item.snapshot)
             entries[item.module.name] = lock_entry(item, path, snapshot_path)
         workspace.commit(files, list(entries.values()))
-    return generated
+    return Added(generated, failed)
+
+
+def _generate_member(
+    uri: str, options: sources.AddOptions, workspace: Workspace
+) -> tuple[list[Generated], list[Excluded]]:
+    generated: list[Generated] = []
+    excluded: list[Excluded] = []
+    for snapshot in inspect(uri, options):
+        try:
+            generated.append(generate(snapshot, workspace))
+        except Excluded as exc:
+            excluded.append(exc)
+    return generated, excluded
 
 
 def _check_target(
@@ -100,7 +168,8 @@ def lock_entry(item: Generated, path: str, snapshot_path: str) -> LockEntry:
         path=path,
         sha256=sha256_text(item.code),
         generator=GENERATOR,
-        templates=TEMPLATES_VERSION,
+        templates=item.templates,
+        requirements=module.requirements,
     )
 
 

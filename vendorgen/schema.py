@@ -214,8 +214,12 @@ def input_spec(
         schema={} if kind else mapped.schema,
         upload=upload,
     )
-    takes_none = spec.accepts_null if required else spec.python_default is None
-    if takes_none and spec.annotation not in ("Any", "None"):
+    # smolagents reads "may be None" from the hint; a default of None already says it for Any.
+    if required:
+        says_none = not spec.accepts_null or spec.annotation == "None"
+    else:
+        says_none = spec.python_default is not None or spec.annotation in ("Any", "None")
+    if not says_none:
         spec = replace(spec, annotation=f"{spec.annotation} | None")
     return spec
 

@@ -66,18 +66,21 @@ class LockEntry:
     sha256: str
     generator: str
     templates: str
+    requirements: tuple[str, ...] = ()  # what the module needs installed (ModuleSpec.requirements)
 
     FIELDS = ("name", "kind", "source", "endpoints", "tools", "revision", "schema", "schema_sha256", "path",
-              "sha256", "generator", "templates")  # fmt: skip
+              "sha256", "generator", "templates", "requirements")  # fmt: skip
+    OPTIONAL = ("requirements",)  # absent from locks written before it existed
 
     @classmethod
     def from_toml(cls, table: dict[str, Any]) -> LockEntry:
         try:
-            values = {key: table[key] for key in cls.FIELDS}
+            values = {key: table[key] for key in cls.FIELDS if key in table or key not in cls.OPTIONAL}
         except KeyError as exc:
             raise VendorgenError(f"{LOCK_NAME}: entry {table.get('name', '?')!r} lacks {exc.args[0]}") from None
-        values["endpoints"] = tuple(values["endpoints"])
-        values["tools"] = tuple(values["tools"])
+        for key in ("endpoints", "tools", "requirements"):
+            if key in values:
+                values[key] = tuple(values[key])
         return cls(**values)
 
 

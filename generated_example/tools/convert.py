@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /convert (schema sha256 c9cc310e672c).
+# endpoint /convert (schema sha256 face704740a0).
 # Review it as code you run. Update: vendorgen update convert
 from __future__ import annotations
 
@@ -60,15 +60,12 @@ class ConvertTool(Tool):
     ) -> float:
         if self.client is None:
             self.setup()
-        arguments: dict[str, Any] = {}
-        if value is not None:
-            arguments["value"] = value
-        if from_unit is not None:
-            arguments["from_unit"] = from_unit
-        if to_unit is not None:
-            arguments["to_unit"] = to_unit
-        result = self.client.predict(**arguments, api_name=self.api_name)
-        return result
+        arguments: dict[str, Any] = {
+            "value": value,
+            "from_unit": from_unit,
+            "to_unit": to_unit,
+        }
+        return self.client.predict(**arguments, api_name=self.api_name)
 
     def to_langchain(self) -> Any:
         """This tool as a LangChain StructuredTool with the same argument schema."""

@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /describe (schema sha256 b6aff9146792).
+# endpoint /describe (schema sha256 1be7f8c02aad).
 # Review it as code you run. Update: vendorgen update describe
 from __future__ import annotations
 
@@ -65,17 +65,12 @@ class DescribeTool(Tool):
             self.setup()
         arguments: dict[str, Any] = {
             "name": name,
+            "age": age,
+            "height": height,
+            "member": member,
+            "color": color,
         }
-        if age is not None:
-            arguments["age"] = age
-        if height is not None:
-            arguments["height"] = height
-        if member is not None:
-            arguments["member"] = member
-        if color is not None:
-            arguments["color"] = color
-        result = self.client.predict(**arguments, api_name=self.api_name)
-        return result
+        return self.client.predict(**arguments, api_name=self.api_name)
 
     def to_langchain(self) -> Any:
         """This tool as a LangChain StructuredTool with the same argument schema."""

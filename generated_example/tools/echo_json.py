@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /echo_json (schema sha256 c323c4272e57).
+# endpoint /echo_json (schema sha256 08800c403734).
 # Review it as code you run. Update: vendorgen update echo_json
 from __future__ import annotations
 
@@ -42,8 +42,7 @@ class EchoJsonTool(Tool):
         arguments: dict[str, Any] = {
             "data": data,
         }
-        result = self.client.predict(**arguments, api_name=self.api_name)
-        return result
+        return self.client.predict(**arguments, api_name=self.api_name)
 
     def to_langchain(self) -> Any:
         """This tool as a LangChain StructuredTool with the same argument schema."""

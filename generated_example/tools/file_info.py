@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /file_info (schema sha256 1a424ee9701c).
+# endpoint /file_info (schema sha256 24de07f48d2e).
 # Review it as code you run. Update: vendorgen update file_info
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /keyword (schema sha256 d391c0bb3390).
+# endpoint /keyword (schema sha256 23b6902aec02).
 # Review it as code you run. Update: vendorgen update keyword
 from __future__ import annotations
 
@@ -52,11 +52,9 @@ class KeywordTool(Tool):
         arguments: dict[str, Any] = {
             "from": from_,
             "to": to,
+            "max-stops": max_stops,
         }
-        if max_stops is not None:
-            arguments["max-stops"] = max_stops
-        result = self.client.predict(**arguments, api_name=self.api_name)
-        return result
+        return self.client.predict(**arguments, api_name=self.api_name)
 
     def to_langchain(self) -> Any:
         """This tool as a LangChain StructuredTool with the same argument schema."""

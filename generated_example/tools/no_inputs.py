@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /no_inputs (schema sha256 fc4182ddc6b6).
+# endpoint /no_inputs (schema sha256 efcc0682bac7).
 # Review it as code you run. Update: vendorgen update no_inputs
 from __future__ import annotations
 
@@ -40,8 +40,7 @@ class NoInputsTool(Tool):
         if self.client is None:
             self.setup()
         arguments: dict[str, Any] = {}
-        result = self.client.predict(**arguments, api_name=self.api_name)
-        return result
+        return self.client.predict(**arguments, api_name=self.api_name)
 
     def to_langchain(self) -> Any:
         """This tool as a LangChain StructuredTool with the same argument schema."""

@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /optional (schema sha256 ef5b6fef1690).
+# endpoint /optional (schema sha256 ef67a04311e9).
 # Review it as code you run. Update: vendorgen update optional
 from __future__ import annotations
 
@@ -47,8 +47,7 @@ class OptionalTool(Tool):
         }
         if title is not None:
             arguments["title"] = title
-        result = self.client.predict(**arguments, api_name=self.api_name)
-        return result
+        return self.client.predict(**arguments, api_name=self.api_name)
 
     def to_langchain(self) -> Any:
         """This tool as a LangChain StructuredTool with the same argument schema."""

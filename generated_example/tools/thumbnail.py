@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /thumbnail (schema sha256 20d490ca6cee).
+# endpoint /thumbnail (schema sha256 638da240975b).
 # Review it as code you run. Update: vendorgen update thumbnail
 from __future__ import annotations
 
@@ -54,9 +54,8 @@ class ThumbnailTool(Tool):
         uploads: list[str] = []
         arguments: dict[str, Any] = {
             "image": self._file(image, uploads),
+            "size": size,
         }
-        if size is not None:
-            arguments["size"] = size
         import os
 
         try:

@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /tone (schema sha256 ca139d85421e).
+# endpoint /tone (schema sha256 cf2ddd8b0d4e).
 # Review it as code you run. Update: vendorgen update tone
 from __future__ import annotations
 
@@ -48,11 +48,10 @@ class ToneTool(Tool):
     def forward(self, frequency: float = 440, seconds: float = 0.5) -> AgentAudio | str:
         if self.client is None:
             self.setup()
-        arguments: dict[str, Any] = {}
-        if frequency is not None:
-            arguments["frequency"] = frequency
-        if seconds is not None:
-            arguments["seconds"] = seconds
+        arguments: dict[str, Any] = {
+            "frequency": frequency,
+            "seconds": seconds,
+        }
         result = self.client.predict(**arguments, api_name=self.api_name)
         try:
             return AgentAudio(result)

@@ -22,6 +22,7 @@ import fnmatch
 import hashlib
 import json
 import mimetypes
+import os
 import re
 import threading
 import traceback
@@ -250,6 +251,12 @@ class FakeHub:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def client_env(self, hf_home: str | os.PathLike[str], token: str = DEFAULT_TOKEN) -> dict[str, str]:
+        """Environment for huggingface_hub in a subprocess: this Hub, its own HF_HOME (no cache or login
+        shared with the machine) and `token` as HF_TOKEN."""
+        return {"HF_ENDPOINT": self.endpoint, "HF_HOME": os.fspath(hf_home), "HF_TOKEN": token,
+                "HF_HUB_DISABLE_PROGRESS_BARS": "1"}  # fmt: skip
 
     # ------------------------------------------------------------ seeding state
 

@@ -14,7 +14,6 @@ HOSTILE = [
     "line\u2028para\u2029",
     "bidi \u202eevil\u202c \u2066isolate\u2069",
     "zero\u200bwidth",
-    "lone \ud800 surrogate",
     "\x1b[31mansi",
     "{{ jinja }} {% raw %}",
     "ünïcödé ok, кириллица ok",
@@ -59,3 +58,11 @@ def test_comment_text_stays_on_one_line(text: str) -> None:
     assert "\n" not in rendered and "\r" not in rendered
     assert all(ch.isprintable() for ch in rendered)
     assert escape_text("a\\b") == "a\\\\b"
+
+
+@pytest.mark.parametrize("render", [python_literal, docstring_body, comment_text])
+def test_lone_surrogates_are_refused_clearly(render) -> None:
+    from vendorgen.errors import SchemaError
+
+    with pytest.raises(SchemaError, match="lone surrogate"):
+        render("text \ud800 here")

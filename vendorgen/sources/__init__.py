@@ -6,6 +6,16 @@
 - `build(snapshot) -> ModuleSpec`: pure, so a committed snapshot regenerates
   the module offline, byte for byte.
 
+A snapshot holds `kind`, `source`, `name`, `revision` and, for `update` and
+`check --remote`, `options`: the `AddOptions` fields (JSON values, never the
+token) with which `inspect(target, AddOptions(**options))` returns this module
+again, under the same `name`, among its snapshots. Without `options`, only
+`name` is passed.
+
+`Config.apply` renames tools and parameters after `build`, so anything that
+depends on Python names (a wire-name map) belongs in the template, computed
+from `InputSpec.name` / `wire_name`, not in `constants`.
+
 Heavy client libraries are imported inside `inspect`, never at module level.
 """
 

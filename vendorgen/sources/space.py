@@ -60,16 +60,18 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     revision = _revision(target, options.token)
     snapshots = []
     for api_name in chosen:
-        name = options.name if options.name and len(chosen) == 1 else prefix + naming.python_name(api_name)
+        wanted = options.name if options.name and len(chosen) == 1 else prefix + naming.python_name(api_name)
+        name = naming.python_name(wanted)
         snapshots.append(
             {
                 "kind": "space",
                 "source": f"space:{target}",
                 "src": target,
-                "name": naming.python_name(name),
+                "name": name,
                 "revision": revision,
                 "api_name": api_name,
                 "endpoint": endpoints[api_name],
+                "options": {"api_name": api_name, "name": name},
             }
         )
     return snapshots
@@ -111,7 +113,8 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     if not isinstance(endpoint, Mapping):
         raise SchemaError(f"endpoint {api_name} is not described by an object")
     inputs = schema.order_inputs([_input(parameter, index) for index, parameter in enumerate(endpoint.get("parameters") or [])])
-    outputs = tuple(_output(value, index) for index, value in enumerate(endpoint.get("returns") or []))
+    returns = endpoint.get("returns") or []
+    outputs = tuple(_output(value, index, alone=len(returns) == 1) for index, value in enumerate(returns))
     name = snapshot["name"]
     description = _text(endpoint.get("description"))
     if not description.strip():
@@ -173,18 +176,19 @@ def _input(parameter: Any, index: int) -> InputSpec:
     )
 
 
-def _output(value: Any, index: int) -> OutputSpec:
+def _output(value: Any, index: int, alone: bool) -> OutputSpec:
     if not isinstance(value, Mapping):
         raise SchemaError(f"return value {index} is not an object")
     label = _text(value.get("label"))
     component = _text(value.get("component"))
     type_schema = value.get("type") if isinstance(value.get("type"), Mapping) else {}
     name = naming.python_name(label).lower() if label else f"output_{index}"
-    if component == "Image":
+    # A single image or audio output is wrapped for the agent; inside a tuple it stays a path.
+    if component == "Image" and alone:
         return OutputSpec(name, "image", "AgentImage", label=label, component=component)
-    if component == "Audio":
+    if component == "Audio" and alone:
         return OutputSpec(name, "audio", "AgentAudio | str", label=label, component=component)
-    if _is_file(type_schema):
+    if component in ("Image", "Audio") or _is_file(type_schema):
         return OutputSpec(name, "string", "str", "a local file path", label, component)
     mapped = schema.map_type(type_schema)
     kind = mapped.type if isinstance(mapped.type, str) else "any"

@@ -1,0 +1,34 @@
+"""Hub collections: the tool Spaces a collection lists, each vendored as a `hub:` source.
+
+A collection holds no code of its own, so this kind has no `inspect`, `build`
+or template: it only says which sources it stands for (`members`), and the
+pipeline vendors each of them, all or nothing unless `--keep-going`. As in
+smolagents' `ToolCollection.from_hub`, only Space items count (models,
+datasets, papers and nested collections are ignored); unlike it, the order is
+stable (sorted by Space id) and every Space is pinned to a commit.
+"""
+
+from __future__ import annotations
+
+from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.sources import AddOptions
+from vendorgen.sources.hub import hub_errors
+
+
+def members(target: str, options: AddOptions) -> list[str]:
+    """`hub:owner/space` for every Space of the collection `target`, sorted."""
+    if not options.trust:
+        raise UsageError(
+            f"collection:{target} is code from the Hub that runs in your process when you import it; "
+            "pass --trust once you accept that (the counterpart of trust_remote_code=True), then review the files"
+        )
+    if options.name or options.class_name:
+        raise UsageError("--name and --class pick one Space's module and class; vendor that Space with hub:owner/space")
+    from huggingface_hub import HfApi  # lazy: only hub/collection sources pay for it
+
+    with hub_errors(f"collection {target}"):
+        collection = HfApi(token=options.token or None).get_collection(target)
+    spaces = sorted({item.item_id for item in collection.items if item.item_type == "space"})
+    if not spaces:
+        raise VendorgenError(f"collection {target} lists no Spaces (models, datasets and papers are not tools)")
+    return [f"hub:{space}" for space in spaces]

@@ -1,0 +1,271 @@
+"""Hub tool Spaces: a smolagents `tool.py`, pinned to a commit, read without running it, vendored as it is.
+
+`Tool.from_hub(..., trust_remote_code=True)` downloads tool.py and executes it.
+Here the revision is resolved to a commit sha, tool.py (and requirements.txt)
+are fetched at that sha, and the Tool class is read statically (toolfile.py).
+The file is written into the project unchanged but for black and the
+provenance header; the gate checks exactly that. It first runs when the user
+imports it, after reading the review `vendorgen add` prints.
+
+Failing fast: huggingface_hub retries connection errors and 5xx answers of
+downloads with a 1+2+4+8+8 s backoff. vendorgen makes no retried call:
+`space_info` (never retried) resolves the sha and lists the files, and the two
+small files are fetched with one plain GET each through huggingface_hub's own
+session (no cache, no retry). A Hub that is down or refuses costs one request.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from vendorgen import naming, schema
+from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
+from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec, ToolSpec
+from vendorgen.sources import AddOptions
+from vendorgen.toolfile import REQUIRED, ToolFile
+
+# Unused: a hub module is the author's code, checked verbatim by the gate rather than against an allow-list.
+ALLOWED_IMPORTS: frozenset[str] = frozenset()
+
+TOOL_FILE = "tool.py"
+REQUIREMENTS_FILE = "requirements.txt"
+_TIMEOUT = 30.0  # seconds per request
+REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
+# Keys of a smolagents `inputs` entry that InputSpec holds in fields of its own.
+_INPUT_FIELDS = ("type", "description", "default")
+
+
+def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
+    if not options.trust:
+        raise UsageError(
+            f"hub:{target} is code from the Hub that runs in your process when you import it; "
+            "pass --trust once you accept that (the counterpart of trust_remote_code=True), then review the file"
+        )
+    repo_id, revision = parse_target(target)
+    from huggingface_hub import HfApi  # lazy: only hub/collection sources pay for it
+
+    api = HfApi(token=options.token or None)  # None: the token of `hf auth login`, if any
+    space = f"Space {repo_id}" + (f" at revision {revision}" if revision else "")
+    with hub_errors(space):
+        info = api.space_info(repo_id, revision=revision, timeout=_TIMEOUT)
+        files = sorted(sibling.rfilename for sibling in info.siblings or ())
+        if TOOL_FILE not in files:
+            raise VendorgenError(
+                f"{space} has no {TOOL_FILE}, so it is not a smolagents tool Space (its files: {', '.join(files) or 'none'})"
+            )
+        tool_py = _fetch(api, repo_id, TOOL_FILE, info.sha)
+        requirements_txt = _fetch(api, repo_id, REQUIREMENTS_FILE, info.sha) if REQUIREMENTS_FILE in files else None
+    tool = tool_spec(ToolFile(normal_newlines(tool_py), _label(repo_id)), options.class_name)
+    name = naming.python_name(options.name or tool.name)
+    return [
+        {
+            "kind": "hub",
+            "source": f"hub:{target}",
+            "name": name,
+            "revision": info.sha,
+            "repo_id": repo_id,
+            "class_name": tool.class_name,
+            "tool_py": tool_py,
+            "requirements_txt": requirements_txt,
+            "options": {"trust": True, "class_name": tool.class_name, "name": name},
+        }
+    ]
+
+
+def build(snapshot: dict[str, Any]) -> ModuleSpec:
+    original = normal_newlines(snapshot["tool_py"])
+    tool = tool_spec(ToolFile(original, _label(snapshot["repo_id"])), snapshot["class_name"])
+    return ModuleSpec(
+        name=snapshot["name"],
+        kind="hub",
+        source=snapshot["source"],
+        revision=snapshot["revision"],
+        tools=(tool,),
+        requirements=parse_requirements(snapshot["requirements_txt"]),
+        original_source=original,
+    )
+
+
+def parse_target(target: str) -> tuple[str, str | None]:
+    """`owner/space@revision` -> (`owner/space`, `revision`); the revision may contain slashes (refs/pr/1)."""
+    repo_id, sep, revision = target.partition("@")
+    if not REPO_ID.fullmatch(repo_id) or (sep and not revision):
+        raise UsageError(f"hub:{target} is not owner/space[@revision]")
+    return repo_id, revision or None
+
+
+def normal_newlines(text: str) -> str:
+    """black keeps a file's line endings; the vendored file uses \\n like the header above it."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def parse_requirements(text: str | None) -> tuple[str, ...]:
+    """The requirement lines of a requirements.txt, comments and blank lines left out."""
+    lines = []
+    for raw in (text or "").splitlines():
+        line = raw.split(" #", 1)[0].strip()  # pip reads ` #` as the start of a comment
+        if line and not line.startswith("#"):
+            lines.append(line)
+    return tuple(lines)
+
+
+def tool_spec(file: ToolFile, class_name: str | None) -> ToolSpec:
+    """The ToolSpec of the Tool class `class_name` (or the only one), from its literal attributes."""
+    chosen = file.choose(class_name)
+    attributes = file.attributes(chosen)
+    where = f"{file.label}: {chosen}"
+    name, description, inputs, output_type = (attributes[key] for key in REQUIRED)
+    if not isinstance(name, str) or not name.isidentifier() or naming.python_name(name) != name:
+        raise SchemaError(f"{where}.name {name!r} is not a Python identifier (smolagents requires one)")
+    if not isinstance(description, str):
+        raise SchemaError(f"{where}.description is not a string")
+    if not isinstance(inputs, dict):
+        raise SchemaError(f"{where}.inputs is not a dict")
+    if output_type not in SMOLAGENTS_TYPES:
+        raise SchemaError(f"{where}.output_type {output_type!r} is not one of {', '.join(SMOLAGENTS_TYPES)}")
+    output_schema = attributes.get("output_schema")
+    if output_schema is not None and not isinstance(output_schema, dict):
+        raise SchemaError(f"{where}.output_schema is not a dict")
+    return ToolSpec(
+        name=name,
+        class_name=chosen,
+        description=description,
+        endpoint=chosen,
+        inputs=tuple(_input(where, key, entry) for key, entry in inputs.items()),
+        outputs=(),
+        output_type=output_type,
+        output_schema=output_schema,
+    )
+
+
+def _input(where: str, key: Any, entry: Any) -> InputSpec:
+    """An InputSpec whose `smolagents_input()` equals `entry`: every key it has no field for is kept in `schema`."""
+    if not isinstance(key, str) or naming.parameter_name(key) != key:
+        raise SchemaError(f"{where}.inputs: {key!r} is not a usable Python parameter name")
+    types = entry.get("type") if isinstance(entry, dict) else None
+    kinds = types if isinstance(types, list) else [types]
+    if (
+        not kinds
+        or any(kind not in SMOLAGENTS_TYPES for kind in kinds)
+        or not isinstance(entry.get("description"), str)
+    ):
+        raise SchemaError(
+            f"{where}.inputs[{key!r}] needs a 'type' among {', '.join(SMOLAGENTS_TYPES)} and a 'description' string"
+        )
+    enum = entry.get("enum")
+    own = {*_INPUT_FIELDS, *(("enum",) if isinstance(enum, list) else ())}
+    nullable = entry.get("nullable") is True
+    mapped = schema.map_type({"type": types, **({"enum": enum} if isinstance(enum, list) else {})})
+    annotation = mapped.annotation
+    if nullable and annotation not in ("Any", "None"):
+        annotation = f"{annotation} | None"
+    return InputSpec(
+        name=key,
+        wire_name=key,
+        type=tuple(types) if isinstance(types, list) else types,
+        annotation=annotation,
+        description=entry["description"],
+        required=not nullable,
+        default=entry.get("default", NO_DEFAULT),
+        enum=tuple(enum) if isinstance(enum, list) else None,
+        schema={k: v for k, v in entry.items() if k not in own and not (k == "nullable" and v is True)},
+    )
+
+
+def _fetch(api: Any, repo_id: str, filename: str, sha: str) -> str:
+    """One file of the Space at commit `sha`: a single GET, never retried, never cached."""
+    from huggingface_hub import hf_hub_url
+    from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status
+
+    url = hf_hub_url(repo_id, filename, repo_type="space", revision=sha, endpoint=api.endpoint)
+    response = get_session().get(url, headers=build_hf_headers(token=api.token), timeout=_TIMEOUT)
+    hf_raise_for_status(response)
+    served = response.headers.get("X-Repo-Commit")
+    if served and served != sha:
+        raise SourceUnreachable(f"the Hub served {filename} of {repo_id} from commit {served}, not {sha}")
+    try:
+        return response.content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SchemaError(f"{filename} of {repo_id} is not UTF-8 text") from None
+
+
+def _label(repo_id: str) -> str:
+    return f"{TOOL_FILE} of {repo_id}"
+
+
+@contextmanager
+def hub_errors(what: str) -> Iterator[None]:
+    """What huggingface_hub raises, as one vendorgen error that says what to do.
+
+    Exit 2 (SourceUnreachable, UsageError) when the Hub cannot be reached, fails
+    (5xx) or refuses (401/403); exit 1 when what was asked for does not exist.
+    """
+    from huggingface_hub import constants
+    from huggingface_hub.errors import (
+        EntryNotFoundError,
+        GatedRepoError,
+        HfHubHTTPError,
+        HFValidationError,
+        OfflineModeIsEnabled,
+        RepositoryNotFoundError,
+        RevisionNotFoundError,
+    )
+
+    endpoint = constants.ENDPOINT
+    try:
+        yield
+    except VendorgenError:
+        raise
+    except HFValidationError as exc:
+        raise UsageError(f"{what}: {_first_line(exc)}") from None
+    except GatedRepoError:
+        raise SourceUnreachable(
+            f"{what} is gated on {endpoint}: accept its conditions there and use a token with access"
+        ) from None
+    except RepositoryNotFoundError as exc:
+        if _status(exc) == 401:
+            raise SourceUnreachable(
+                f"{what} was not found on {endpoint}, or it is private: pass a token with access (--token or HF_TOKEN)"
+            ) from None
+        raise VendorgenError(f"{what} was not found on {endpoint}") from None
+    except RevisionNotFoundError:
+        raise VendorgenError(f"{what}: no such revision on {endpoint}") from None
+    except EntryNotFoundError as exc:
+        raise VendorgenError(f"{what}: {_first_line(exc)}") from None
+    except HfHubHTTPError as exc:
+        status = _status(exc)
+        message = exc.server_message or _first_line(exc)
+        if status in (401, 403):
+            raise SourceUnreachable(
+                f"the Hub at {endpoint} refused access to {what} (HTTP {status}: {message}); "
+                "check the token (--token, HF_TOKEN or `hf auth login`)"
+            ) from None
+        if status is not None and status >= 500:
+            raise SourceUnreachable(
+                f"the Hub at {endpoint} failed on {what} (HTTP {status}); try again later"
+            ) from None
+        if status == 404:
+            raise VendorgenError(f"{what} was not found on {endpoint}") from None
+        raise VendorgenError(f"the Hub at {endpoint} answered HTTP {status} for {what}: {message}") from None
+    except OfflineModeIsEnabled:
+        raise SourceUnreachable(f"HF_HUB_OFFLINE is set, so {what} cannot be read from the Hub") from None
+    except Exception as exc:
+        # The HTTP client's connection errors: httpx2 under huggingface_hub 2.x, httpx under 1.x.
+        transport = tuple(module.TransportError for name in ("httpx2", "httpx") if (module := sys.modules.get(name)))
+        if not isinstance(exc, transport):
+            raise
+        raise SourceUnreachable(f"cannot reach the Hub at {endpoint} for {what}: {_first_line(exc)}") from None
+
+
+def _status(exc: Any) -> int | None:
+    response = getattr(exc, "response", None)
+    return getattr(response, "status_code", None)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
