@@ -279,8 +279,8 @@ def test_tool_subset_prefix_and_name(tmp_path: Any) -> None:
     assert result.exit_code == 2 and "--env does not apply to langchain" in result.stderr
 
 
-def test_an_argument_named_like_the_import_alias_is_refused() -> None:
+def test_an_argument_named_like_the_import_alias_is_renamed() -> None:
     snapshot = {"kind": "langchain", "source": "langchain:m:a", "name": "m", "module": "m", "attr": "a", "shape": "tool",
                 "tools": [{"name": "t", "schema": {"type": "object", "properties": {"_source": {"type": "string"}}}}]}  # fmt: skip
-    with pytest.raises(SchemaError, match="argument named _source"):
-        langchain_source.build(snapshot)
+    [spec] = langchain_source.build(snapshot).tools[0].inputs
+    assert (spec.name, spec.wire_name) == ("source", "_source")  # the generated forward uses `_source` itself

@@ -25,8 +25,9 @@ import pytest
 from tests.conftest import REPO, Project
 from tests.servers import OFFLINE_ENV, free_port, mcp_lowlevel, mcp_server, server_process
 from vendorgen import naming
+from vendorgen.config import load_config
 from vendorgen.errors import SchemaError
-from vendorgen.model import NO_DEFAULT
+from vendorgen.model import NO_DEFAULT, ModuleSpec
 from vendorgen.sources import AddOptions
 from vendorgen.sources import mcp as mcp_source
 
@@ -341,13 +342,17 @@ def test_names_that_are_keywords_or_not_identifiers_are_sanitized_with_wire_name
     assert build_one({}, name="class").name == "class_"
 
 
-def test_colliding_names_fail_naming_both() -> None:
+def test_colliding_names_fail_naming_both(tmp_path: Path) -> None:
+    """Collisions are refused where every source's names are checked: after [tool.vendorgen] overrides."""
+    config = load_config(tmp_path)
+    tool = build_one({"type": "object", "properties": {"max-results": {}, "max_results": {}}})
+    module = ModuleSpec("cases", "mcp", "mcp:x", "", (tool,))
     with pytest.raises(SchemaError, match="'max-results' and 'max_results' both become 'max_results'"):
-        build_one({"type": "object", "properties": {"max-results": {}, "max_results": {}}})
+        config.apply(module)
     snapshot = {"kind": "mcp", "source": "mcp:x", "name": "m", "server": {"transport": "stdio", "command": "x",
                 "args": [], "env": []}, "tools": [{"name": "get-data"}, {"name": "get_data"}]}  # fmt: skip
     with pytest.raises(SchemaError, match="'get-data' and 'get_data' both become 'get_data'"):
-        mcp_source.build(snapshot)
+        config.apply(mcp_source.build(snapshot))
 
 
 def test_output_schema_gives_an_object_with_a_resolved_schema() -> None:
@@ -491,8 +496,13 @@ def test_name_collisions_fail_naming_both(project: Project) -> None:
     assert result.exit_code == 1
     assert "tools 'get-data' and 'get_data' both become 'get_data'" in result.stderr
     result = project.run("add", LOWLEVEL_STDIO, "--trust", "--env", "PYTHONPATH", "--tool", "weird_params")
-    assert "parameters 'max-results' and 'max_results' both become 'max_results'" in result.stderr
+    assert "parameters of weird_params 'max-results' and 'max_results' both become 'max_results'" in result.stderr
     assert not (project.root / "tools").exists()
+    # the error names the fix, and the fix works
+    pyproject = project.root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + '[tool.vendorgen.overrides.weird_params]\nparams = { "max-results" = "limit" }\n')
+    result = project.run("add", LOWLEVEL_STDIO, "--trust", "--env", "PYTHONPATH", "--tool", "weird_params")
+    assert result.exit_code == 0, result.stderr
 
 
 # ---------------------------------------------------------------------------

@@ -92,8 +92,16 @@ class Config:
         if not tools:
             raise Excluded(f"{_key(_ROOT_KEY, 'sources', module.source)} excludes every tool of {module.name}")
         tools = tuple(self._override(tool) for tool in tools)
-        naming.unique(((tool.endpoint, tool.name) for tool in tools), "tools")
-        naming.unique(((tool.endpoint, tool.class_name) for tool in tools), "tool classes")
+        # Names are checked once, here, after overrides: an override can fix a collision.
+        fix = "rename one with --prefix/--name or [tool.vendorgen.overrides.<tool>] name/class_name"
+        naming.unique(((tool.endpoint, tool.name) for tool in tools), "tools", fix)
+        naming.unique(((tool.endpoint, tool.class_name) for tool in tools), "tool classes", fix)
+        for tool in tools:
+            naming.unique(
+                ((spec.wire_name, spec.name) for spec in tool.inputs),
+                f"parameters of {tool.name}",
+                f"rename one with [tool.vendorgen.overrides.{tool.name}.params]",
+            )
         return replace(module, tools=tools)
 
     def _override(self, tool: ToolSpec) -> ToolSpec:
@@ -161,7 +169,6 @@ def _renamed_inputs(tool: ToolSpec, renames: Mapping[str, str]) -> tuple[InputSp
     inputs = tuple(
         replace(spec, name=renames.get(spec.wire_name, renames.get(spec.name, spec.name))) for spec in tool.inputs
     )
-    naming.unique(((spec.wire_name, spec.name) for spec in inputs), f"parameters of {tool.name}")
     return inputs
 
 

@@ -38,6 +38,11 @@ def check_module(
         tree = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
         raise GateError(f"{module.name}: generated code does not parse: {exc.message}") from None
+    try:
+        # Compiling (never running) also catches what a parser allows, like duplicate arguments.
+        compile(source, f"<{module.name}>", "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        raise GateError(f"{module.name}: generated code does not compile: {exc.msg} (line {exc.lineno})") from None
     if module.original_source:
         _check_verbatim(source, module, line_length)
         return

@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from vendorgen.errors import SchemaError
 
 # Names a generated parameter or tool must not take: they would shadow what the
-# generated method itself relies on.
-_RESERVED = {"self", "cls", "Tool", "Any", "Literal"}
+# generated code relies on (the class's own names, and the locals of the templates' `forward`).
+_RESERVED = {"self", "cls", "Tool", "Any", "Literal", "arguments", "uploads", "result", "_source"}
 
 
 def python_name(remote: str) -> str:
@@ -44,14 +44,13 @@ def class_name(tool_name: str) -> str:
     return f"Vendored{name}" if name in _RESERVED else name
 
 
-def unique(pairs: Iterable[tuple[str, str]], what: str) -> None:
-    """Refuse two remote names that map to one Python name, naming both."""
+def unique(pairs: Iterable[tuple[str, str]], what: str, hint: str) -> None:
+    """Refuse two remote names that map to one Python name, naming both and how to fix it."""
     seen: dict[str, str] = {}
     for remote, python in pairs:
         if python in seen:
             raise SchemaError(
-                f"{what} {seen[python]!r} and {remote!r} both become {python!r};"
-                " rename one (--name, --prefix or an override in [tool.vendorgen])"
+                f"{what} {seen[python]!r} and {remote!r} both become {python!r}; {hint}"
             )
         seen[python] = remote
 

@@ -241,7 +241,6 @@ def inputs_from_object(schema: Any) -> tuple[InputSpec, ...]:
 
 def order_inputs(specs: list[InputSpec]) -> tuple[InputSpec, ...]:
     """Required parameters first (Python needs them before defaulted ones), else schema order."""
-    naming.unique(((spec.wire_name, spec.name) for spec in specs), "parameters")
     return tuple([spec for spec in specs if spec.python_default is NO_DEFAULT] + [
         spec for spec in specs if spec.python_default is not NO_DEFAULT
     ])

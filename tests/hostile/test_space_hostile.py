@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import os
+import tempfile
+from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.hostile.strategies import hostile_text, json_values, names, printable_source, property_schemas
+from vendorgen import pipeline
 from vendorgen.errors import VendorgenError
-from vendorgen.formatter import format_source
-from vendorgen.gate import check_module
-from vendorgen.render import render_module
 from vendorgen.sources import space
+from vendorgen.workspace import Workspace
 
 COMPONENTS = ["Textbox", "Number", "Slider", "Checkbox", "Dropdown", "Json", "Image", "Audio", "File"]
+WORKSPACE = Workspace(Path(tempfile.mkdtemp(prefix="vendorgen-hostile-")))  # defaults; nothing is written
 EXAMPLES = int(os.environ.get("VENDORGEN_HYPOTHESIS_EXAMPLES", "150"))
 
 
@@ -59,11 +61,10 @@ def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> 
                 "name": space.naming.python_name(api_name), "revision": "", "api_name": "/" + api_name,
                 "endpoint": endpoint}  # fmt: skip
     try:
-        module = space.build(snapshot)
-        code = format_source(render_module(module, "0" * 64))
-        check_module(code, module, space.ALLOWED_IMPORTS)
+        generated = pipeline.generate(snapshot, WORKSPACE)  # build, config, render, black, gate
     except VendorgenError:
         return  # a clear refusal is a fine answer to a hostile schema
+    module, code = generated.module, generated.code
     assert printable_source(code)
     namespace: dict = {"__name__": "hostile"}
     exec(compile(code, "<generated>", "exec"), namespace)  # the generated module, never remote code

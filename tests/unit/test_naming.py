@@ -45,5 +45,5 @@ def test_class_name(tool: str, expected: str) -> None:
 
 
 def test_collision_names_both() -> None:
-    with pytest.raises(SchemaError, match="'max-results' and 'max_results' both become 'max_results'"):
-        unique([("max-results", "max_results"), ("max_results", "max_results")], "parameters")
+    with pytest.raises(SchemaError, match="'max-results' and 'max_results' both become 'max_results'; rename"):
+        unique([("max-results", "max_results"), ("max_results", "max_results")], "parameters", "rename one")

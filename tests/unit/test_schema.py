@@ -119,7 +119,18 @@ def test_object_without_properties_has_no_inputs() -> None:
     assert inputs_from_object({"type": "object"}) == ()
 
 
-def test_colliding_properties_are_refused() -> None:
+def test_colliding_properties_are_refused_after_overrides(tmp_path) -> None:
+    """Collisions are checked once, after [tool.vendorgen] overrides, so an override can fix one."""
+    from vendorgen.config import load_config
+    from vendorgen.model import ModuleSpec, ToolSpec
+
     schema = {"type": "object", "properties": {"max-results": {"type": "integer"}, "max_results": {"type": "integer"}}}
-    with pytest.raises(SchemaError, match="max-results"):
-        inputs_from_object(schema)
+    tool = ToolSpec("search", "SearchTool", "d", "search", inputs_from_object(schema), (), "string")
+    module = ModuleSpec("search", "mcp", "mcp:x", "", (tool,))
+    with pytest.raises(SchemaError, match="'max-results' and 'max_results' both become 'max_results'"):
+        load_config(tmp_path).apply(module)
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.vendorgen.overrides.search]\nparams = { "max-results" = "limit" }\n'
+    )
+    fixed = load_config(tmp_path).apply(module)
+    assert [spec.name for spec in fixed.tools[0].inputs] == ["limit", "max_results"]

@@ -42,9 +42,6 @@ ALLOWED_IMPORTS = frozenset(
     }
 )
 
-# The name the generated forward gives the imported object: no LangChain argument can have it
-# (pydantic fields never start with "_"; a JSON-schema one is refused).
-SOURCE_ALIAS = "_source"
 SHAPES = ("tool", "tool_class", "toolkit", "toolkit_class", "list", "factory")
 _NOT_FOR_LANGCHAIN = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "class_name": "--class",
                       "keep_going": "--keep-going", "env": "--env"}  # fmt: skip
@@ -275,8 +272,6 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     for raw in snapshot["tools"]:
         name = snapshot.get("tool_name") or tool_name(raw["name"], snapshot.get("prefix", ""))
         tools.append(_tool(raw, name))
-    naming.unique(((tool.endpoint, tool.name) for tool in tools), "tools")
-    naming.unique(((tool.endpoint, tool.class_name) for tool in tools), "tools")
     return ModuleSpec(
         name=naming.python_name(snapshot["name"]),
         kind="langchain",
@@ -295,8 +290,6 @@ def _tool(raw: Mapping[str, Any], name: str) -> ToolSpec:
         inputs = schema.inputs_from_object(raw["schema"])
     except SchemaError as exc:
         raise SchemaError(f"tool {lc_name!r}: {exc}") from None
-    if any(spec.name == SOURCE_ALIAS for spec in inputs):
-        raise SchemaError(f"tool {lc_name!r} has an argument named {SOURCE_ALIAS}, which the generated code uses")
     kind = raw.get("output_type", "any")
     annotation = raw.get("output_annotation", "Any")
     if (kind, annotation) not in _RETURNS.values():

@@ -433,8 +433,6 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     server_name = info.get("name") if isinstance(info.get("name"), str) else ""
     prefix = snapshot.get("prefix", "")
     tools = [_tool(raw, prefix, server_name) for raw in snapshot["tools"]]
-    naming.unique(((tool.endpoint, tool.name) for tool in tools), "tools")
-    naming.unique(((tool.endpoint, tool.class_name) for tool in tools), "tools")
     module_name = naming.python_name(snapshot["name"])
     runtime = {"name": server_name, "version": info.get("version", ""), **server}
     return ModuleSpec(
