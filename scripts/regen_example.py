@@ -1,11 +1,12 @@
 """Rewrite generated_example/ from the bundled example sources: `make regen-example`.
 
-The example Gradio app is served on the fixed address the committed files name
-(http://127.0.0.1:7860/), so the port must be free.
+The example Gradio app and MCP server are served on the fixed addresses the committed
+files name (http://127.0.0.1:7860/ and http://127.0.0.1:7861/mcp), so both ports must be free.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -18,10 +19,13 @@ from tests.servers import server_process  # noqa: E402
 
 EXAMPLE = REPO / "generated_example"
 GRADIO_URL = "http://127.0.0.1:7860/"
+MCP_URL = "http://127.0.0.1:7861/mcp"
 
 
 def vendor(*args: str) -> None:
-    subprocess.run([sys.executable, "-m", "vendorgen", "add", *args], cwd=EXAMPLE, check=True)
+    # PYTHONPATH: `langchain:examples...` imports the example module from this checkout.
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    subprocess.run([sys.executable, "-m", "vendorgen", "add", *args], cwd=EXAMPLE, check=True, env=env)
 
 
 def main() -> None:
@@ -33,6 +37,9 @@ def main() -> None:
             path.unlink(missing_ok=True)
     with server_process([str(REPO / "examples" / "gradio_app.py"), "--port", "7860"], f"{GRADIO_URL}config"):
         vendor(f"space:{GRADIO_URL}", "--all-endpoints")
+    with server_process([str(REPO / "examples" / "mcp_server.py"), "http", "--port", "7861"], MCP_URL):
+        vendor(f"mcp:{MCP_URL}")
+    vendor("langchain:examples.langchain_tools:toolkit", "--name", "langchain_tools")
 
 
 if __name__ == "__main__":

@@ -6,12 +6,15 @@ Rewrite it with `make regen-example`.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO, Project
+from tests.servers import free_port, server_process
 from vendorgen import pipeline
+from vendorgen.sources import AddOptions
 from vendorgen.workspace import Workspace
 
 EXAMPLE = REPO / "generated_example"
@@ -42,6 +45,51 @@ def test_snapshots_match_the_bundled_app(gradio_app: str) -> None:
     for entry in spaces:
         snapshot = WORKSPACE.read_snapshot(entry)
         assert snapshot["endpoint"] == live["named_endpoints"][snapshot["api_name"]], entry.name
+
+
+@pytest.fixture(scope="module")
+def example_mcp_server() -> Iterator[str]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    with server_process([str(REPO / "examples" / "mcp_server.py"), "http", "--port", str(port)], url):
+        yield url
+
+
+def entry_of(kind: str):
+    [entry] = [entry for entry in ENTRIES if entry.kind == kind]
+    return entry
+
+
+def test_mcp_snapshot_matches_the_bundled_server(example_mcp_server: str) -> None:
+    from vendorgen.sources import mcp
+
+    [live] = mcp.inspect(example_mcp_server, AddOptions(name="text_tools"))
+    assert live["tools"] == WORKSPACE.read_snapshot(entry_of("mcp"))["tools"]
+
+
+def test_langchain_snapshot_matches_the_bundled_tools() -> None:
+    from vendorgen.sources import langchain
+
+    [live] = langchain.inspect("examples.langchain_tools:toolkit", AddOptions(name="langchain_tools"))
+    assert live["tools"] == WORKSPACE.read_snapshot(entry_of("langchain"))["tools"]
+
+
+def test_the_vendored_mcp_example_calls_the_server(example_mcp_server: str) -> None:
+    module = Project(EXAMPLE).import_module(entry_of("mcp").path)
+    module.SERVER["url"] = example_mcp_server  # the committed file names the fixed demo port
+    with module.tools() as tools:
+        by_name = {tool.name: tool for tool in tools}
+        assert by_name["convert_temperature"](value=100, unit="C", to="F") == {"result": 212.0}
+        assert by_name["slugify_title"](title="Vendor Your Tools!") == {"result": "vendor-your-tools"}
+        stats = by_name["word_stats"](text="the cat and the hat", top=1)
+        assert stats == {"words": 5, "unique": 4, "top": ["the"]}
+
+
+def test_the_vendored_langchain_example_calls_the_tools() -> None:
+    module = Project(EXAMPLE).import_module(entry_of("langchain").path)
+    by_name = {tool.name: tool for tool in module.tools()}
+    assert by_name["count_words"](text="a b a", unique=True) == 2
+    assert by_name["paint_needed"](wall={"width": 2, "height": 3}) == pytest.approx(1.2)
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[entry.name for entry in ENTRIES])

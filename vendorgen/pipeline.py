@@ -50,7 +50,8 @@ def module_code(module: ModuleSpec, schema_sha256: str, workspace: Workspace) ->
 
 def inspect(uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
     kind, target = sources.split_uri(uri)
-    return sources.load(kind).inspect(target, options)
+    # Through JSON and back, so what is generated now is exactly what the committed snapshot regenerates.
+    return [json.loads(snapshot_text(snapshot)) for snapshot in sources.load(kind).inspect(target, options)]
 
 
 def members(uri: str, options: sources.AddOptions) -> list[str]:
@@ -174,5 +175,5 @@ def lock_entry(item: Generated, path: str, snapshot_path: str) -> LockEntry:
 
 
 def snapshot_text(snapshot: dict[str, Any]) -> str:
-    """The committed snapshot: canonical content, indented so a diff reads well."""
-    return json.dumps(snapshot, sort_keys=True, indent=1, ensure_ascii=True) + "\n"
+    """The committed snapshot, indented so a diff reads well; keys keep their order (see canonical_json)."""
+    return json.dumps(snapshot, indent=1, ensure_ascii=True) + "\n"

@@ -37,8 +37,11 @@ def sha256_text(text: str) -> str:
 
 
 def canonical_json(value: Any) -> str:
-    """The bytes a schema hash is taken over: sorted keys, no whitespace, ASCII."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    """The bytes a schema hash is taken over: no whitespace, ASCII, keys in their order.
+
+    Key order is kept, not sorted: a schema's property order is its parameter order.
+    """
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=True)
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -110,7 +113,7 @@ class Workspace:
     """A project root with its lock, snapshots and config."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root
+        self.root = root.resolve()
         self.config = load_config(root)
 
     @classmethod

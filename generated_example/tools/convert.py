@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /convert (schema sha256 face704740a0).
+# endpoint /convert (schema sha256 c469d9ce17d0).
 # Review it as code you run. Update: vendorgen update convert
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /describe (schema sha256 1be7f8c02aad).
+# endpoint /describe (schema sha256 93fa2e1d3dde).
 # Review it as code you run. Update: vendorgen update describe
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /keyword (schema sha256 23b6902aec02).
+# endpoint /keyword (schema sha256 2b8c273197dc).
 # Review it as code you run. Update: vendorgen update keyword
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /no_inputs (schema sha256 efcc0682bac7).
+# endpoint /no_inputs (schema sha256 c289cca0a229).
 # Review it as code you run. Update: vendorgen update no_inputs
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /nothing (schema sha256 985b2f47dcac).
+# endpoint /nothing (schema sha256 53f01ff3dfa5).
 # Review it as code you run. Update: vendorgen update nothing
 from __future__ import annotations
 

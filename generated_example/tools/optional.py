@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /optional (schema sha256 ef67a04311e9).
+# endpoint /optional (schema sha256 9c9e724a576e).
 # Review it as code you run. Update: vendorgen update optional
 from __future__ import annotations
 

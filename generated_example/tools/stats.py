@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /stats (schema sha256 002ad8ab9dcf).
+# endpoint /stats (schema sha256 77232fb70dbf).
 # Review it as code you run. Update: vendorgen update stats
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /thumbnail (schema sha256 638da240975b).
+# endpoint /thumbnail (schema sha256 72a9db2d473b).
 # Review it as code you run. Update: vendorgen update thumbnail
 from __future__ import annotations
 

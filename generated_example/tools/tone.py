@@ -1,5 +1,5 @@
 # Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
-# endpoint /tone (schema sha256 cf2ddd8b0d4e).
+# endpoint /tone (schema sha256 962cbf243c7a).
 # Review it as code you run. Update: vendorgen update tone
 from __future__ import annotations
 
