@@ -248,7 +248,8 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool
 @click.option("--offline", is_flag=True, help="Regenerate from the committed snapshots; do not contact the sources.")
 @click.option("--dry-run", is_flag=True, help="Say what would change; write nothing.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the diff of every file that would change; write nothing.")
-def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool) -> None:
+@click.option("--trust", is_flag=True, help="Take new upstream code of modules vendored as they are (hub:).")
+def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool, trust: bool) -> None:
     """Re-inspect sources and regenerate vendored modules, keeping local edits.
 
     A file vendorgen wrote and nobody touched is replaced. An edited file is
@@ -262,6 +263,7 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
       vendorgen update                    # every module
       vendorgen update convert --diff     # preview one
       vendorgen update --offline          # after changing templates or [tool.vendorgen]
+      vendorgen update shouter --trust    # take a hub tool's new code (read `vendorgen diff` first)
     """
     from vendorgen import sync
     from vendorgen.workspace import Workspace
@@ -271,11 +273,17 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
     if not entries:
         click.echo("nothing vendored yet; try `vendorgen add --help`")
         return
-    plan = sync.plan_update(workspace, sync.select(entries, names), offline)
+    plan = sync.plan_update(workspace, sync.select(entries, names), offline, trust)
     preview = dry_run or show_diff
     for step in plan.steps:
         if step.action != "up to date":
             click.echo(step.render(preview))
+        if step.review:
+            from vendorgen.review import review
+
+            click.echo(f"review of the new {step.entry.path} ({step.new_entry.revision[:12]}):")
+            for line in review(step.review).lines():
+                click.echo(line)
         if show_diff and step.diff():
             click.echo(step.diff(), nl=False)
     current = sum(step.action == "up to date" for step in plan.steps)

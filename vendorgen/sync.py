@@ -420,6 +420,7 @@ class Step:
     changes: tuple[str, ...] = ()  # upstream changes, from the specs
     conflicts: int = 0
     note: str = ""
+    review: str = ""  # new third-party code taken with --trust: the file to review
 
     @property
     def writes(self) -> bool:
@@ -472,24 +473,37 @@ class UpdatePlan:
         return (type(worst) if worst else VendorgenError)("; ".join(problems))
 
 
-def plan_update(workspace: Workspace, entries: Sequence[LockEntry], offline: bool = False) -> UpdatePlan:
-    """Regenerate each module from its live source (or its snapshot when `offline`); write nothing."""
+def plan_update(
+    workspace: Workspace, entries: Sequence[LockEntry], offline: bool = False, trust: bool = False
+) -> UpdatePlan:
+    """Regenerate each module from its live source (or its snapshot when `offline`); write nothing.
+
+    New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`.
+    """
     reinspector = Reinspector(workspace)
     steps, failures = [], []
     for entry in entries:
         try:
-            steps.append(_plan_one(workspace, entry, reinspector, offline))
+            steps.append(_plan_one(workspace, entry, reinspector, offline, trust))
         except VendorgenError as exc:
             failures.append((entry, exc))
     return UpdatePlan(steps, failures)
 
 
-def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool) -> Step:
+def _plan_one(
+    workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool
+) -> Step:
     from vendorgen import pipeline
 
     locked = workspace.read_snapshot(entry)
     live = locked if offline else reinspector.snapshot(entry, locked)
     new = _generate(live, workspace)
+    new_code = new.module.original_source and new.module.original_source != _original_source(locked)
+    if new_code and not trust:
+        raise UsageError(
+            f"{entry.name}: {entry.source} has new code at {new.module.revision[:12] or 'an unknown revision'};"
+            f" read it (`vendorgen diff {entry.name}`), then `vendorgen update {entry.name} --trust`"
+        )
     on_disk = read_file(workspace, entry.path)
     edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
     base = _base(workspace, locked, new, needed=edited)
@@ -512,7 +526,15 @@ def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, 
         # The base vendorgen wrote is gone: what the old vendorgen/templates/settings made reads as an edit.
         note = (f"{entry.path} has local edits and was generated with another vendorgen, other templates or settings;"
                 " their changes to it were not merged (`vendorgen diff --offline` shows the file against them)")  # fmt: skip
-    return Step(entry, new_entry, on_disk, text, snapshot_text, action, changes, conflicts, note)
+    review = new.code if new_code else ""
+    return Step(entry, new_entry, on_disk, text, snapshot_text, action, changes, conflicts, note, review)
+
+
+def _original_source(snapshot: dict[str, Any]) -> str:
+    """The third-party code a snapshot vendors as it is (a hub tool.py), else ""."""
+    from vendorgen import sources
+
+    return sources.load(snapshot["kind"]).build(snapshot).original_source
 
 
 def _base(workspace: Workspace, locked: dict[str, Any], new: Generated, needed: bool) -> Generated | None:
