@@ -85,6 +85,12 @@ def test_a_second_add_keeps_the_lock_consistent(project: Project, gradio_app: st
     fails_cleanly(project, ["add", f"space:{gradio_app}", "--api-name", "/convert"], 2, "local edits")
 
 
+def test_a_module_from_another_source_is_not_overwritten(project: Project, gradio_app: str) -> None:
+    assert project.run("add", f"space:{gradio_app}", "--api-name", "/convert").exit_code == 0
+    other = gradio_app.replace("127.0.0.1", "localhost")  # the same app, but another source URI
+    fails_cleanly(project, ["add", f"space:{other}", "--api-name", "/convert"], 2, "already vendored from space:")
+
+
 def test_unknown_source_kind(project: Project) -> None:
     fails_cleanly(project, ["add", "ftp:somewhere"], 2, "unknown source")
 

@@ -115,7 +115,7 @@ def add(
         files: dict[str, str] = {}
         for item in generated:
             path = workspace.relative(out / f"{item.module.name}.py")
-            _check_target(workspace, path, item.module.name, entries, owned)
+            _check_target(workspace, path, item.module, entries, owned)
             snapshot_path = f"{SCHEMAS_DIR}/{item.module.name}.json"
             files[path] = item.code
             files[snapshot_path] = snapshot_text(item.snapshot)
@@ -138,9 +138,10 @@ def _generate_member(
 
 
 def _check_target(
-    workspace: Workspace, path: str, name: str, entries: dict[str, LockEntry], owned: dict[str, LockEntry]
+    workspace: Workspace, path: str, module: ModuleSpec, entries: dict[str, LockEntry], owned: dict[str, LockEntry]
 ) -> None:
-    """Never overwrite what vendorgen does not own, nor a vendored file the user edited."""
+    """Never overwrite what vendorgen does not own, another source's module, or a file the user edited."""
+    name = module.name
     target = workspace.root / path
     entry = owned.get(path)
     if entry is None:
@@ -151,6 +152,8 @@ def _check_target(
         return
     if entry.name != name:
         raise UsageError(f"{path} belongs to the vendored module {entry.name!r}")
+    if entry.source != module.source:
+        raise UsageError(f"{name!r} is already vendored from {entry.source}; pick another --name")
     if target.exists() and sha256_text(target.read_text(encoding="utf-8")) != entry.sha256:
         raise UsageError(f"{path} has local edits; use `vendorgen update {name}` to merge them")
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 from vendorgen.errors import UsageError
 
@@ -44,6 +45,11 @@ class AddOptions:
     class_name: str | None = None
     keep_going: bool = False
     token: str | None = None
+
+
+def replay_options(name: str, **given: Any) -> dict[str, Any]:
+    """A snapshot's `options`: the module's name plus the options that were given (see above)."""
+    return {"name": name, **{key: value for key, value in given.items() if value}}
 
 
 def split_uri(uri: str) -> tuple[str, str]:

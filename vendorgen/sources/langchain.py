@@ -28,7 +28,7 @@ from vendorgen import naming, schema
 from vendorgen.errors import SchemaError, UsageError, VendorgenError
 from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
-from vendorgen.sources import AddOptions
+from vendorgen.sources import AddOptions, replay_options
 
 ALLOWED_IMPORTS = frozenset(
     {
@@ -90,10 +90,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
         name = naming.python_name(options.name)
     else:
         name = tool_name(described[0]["name"], options.prefix) if single else naming.python_name(attr).lower()
-    again: dict[str, Any] = {"name": name}
-    for key, value in (("tools", list(options.tools)), ("prefix", options.prefix)):
-        if value:
-            again[key] = value
+    again = replay_options(name, tools=list(options.tools), prefix=options.prefix)
     return [
         {
             "kind": "langchain",

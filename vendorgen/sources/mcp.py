@@ -38,7 +38,7 @@ from vendorgen import naming, schema
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
 from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
-from vendorgen.sources import AddOptions
+from vendorgen.sources import AddOptions, replay_options
 
 ALLOWED_IMPORTS = frozenset(
     {
@@ -160,12 +160,8 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
         raise SchemaError(f"the MCP server at {_where(server)} lists no tools")
     name = naming.python_name(options.name or default_module_name(info, server))
     # What `update` passes to `inspect` to get this module again (never a value of --env).
-    again: dict[str, Any] = {"name": name}
-    if server["transport"] == "stdio":
-        again["trust"] = True
-    for key, value in (("env", list(options.env)), ("tools", list(options.tools)), ("prefix", options.prefix)):
-        if value:
-            again[key] = value
+    again = replay_options(name, trust=server["transport"] == "stdio", env=list(options.env),
+                           tools=list(options.tools), prefix=options.prefix)  # fmt: skip
     return [
         {
             "kind": "mcp",
