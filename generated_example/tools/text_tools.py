@@ -218,11 +218,14 @@ def _transport() -> Any:
         from mcp.client.sse import sse_client
 
         return sse_client(SERVER["url"], timeout=CONNECT_TIMEOUT)
-    try:
-        from mcp.client.streamable_http import streamable_http_client
-    except ImportError:  # mcp before 1.24 only has the old name
-        from mcp.client.streamable_http import streamablehttp_client as streamable_http_client
-    return streamable_http_client(SERVER["url"])
+    import mcp.client.streamable_http as streamable_http
+
+    # mcp 1.24 renamed streamablehttp_client; older releases only have the old name.
+    connect = (
+        getattr(streamable_http, "streamable_http_client", None)
+        or streamable_http.streamablehttp_client
+    )
+    return connect(SERVER["url"])
 
 
 def _describe() -> str:
@@ -233,8 +236,10 @@ def _describe() -> str:
 
 def _leaf(exc: BaseException | None) -> BaseException | None:
     """The first real error inside nested exception groups."""
-    while getattr(exc, "exceptions", None):  # an ExceptionGroup, also the backport on Python 3.10
-        exc = exc.exceptions[0]
+    inner = getattr(exc, "exceptions", None)  # an ExceptionGroup, also the backport on Python 3.10
+    while inner:
+        exc = inner[0]
+        inner = getattr(exc, "exceptions", None)
     return exc
 
 

@@ -26,11 +26,13 @@ mcp SDK only (see templates/mcp.py.j2).
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shlex
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -64,8 +66,7 @@ ALLOWED_IMPORTS = frozenset(
         "mcp.types",
         "mcp.client.stdio.stdio_client",
         "mcp.client.sse.sse_client",
-        "mcp.client.streamable_http.streamable_http_client",
-        "mcp.client.streamable_http.streamablehttp_client",
+        "mcp.client.streamable_http",
         "mcp.shared.exceptions.McpError",
         "PIL.Image",
         "langchain_core.tools.StructuredTool",
@@ -280,28 +281,69 @@ def list_tools(server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT) -> t
         # connect that hangs, a process that will not die). Pages add up.
         return await asyncio.wait_for(run(), timeout * 4 + 10)
 
-    try:
-        return asyncio.run(bounded())
-    except (UsageError, SchemaError):
-        raise
-    except BaseException as exc:  # noqa: BLE001 - every failure becomes one line
-        if isinstance(exc, KeyboardInterrupt):
+    with _client_log() as log:
+        try:
+            return asyncio.run(bounded())
+        except (UsageError, SchemaError):
             raise
-        raise SourceUnreachable(_failure(where, server, exc, timeout)) from None
+        except BaseException as exc:  # noqa: BLE001 - every failure becomes one line
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            raise SourceUnreachable(_failure(where, server, exc, timeout, _first_problem(log.records))) from None
 
 
-def _failure(where: str, server: Mapping[str, Any], exc: BaseException, timeout: float) -> str:
-    """One line saying why the server could not be read."""
+class _Recorder(logging.Handler):
+    """Keeps log records instead of printing them."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@contextmanager
+def _client_log() -> Iterator[_Recorder]:
+    """What the mcp client logs while inspecting (tracebacks of messages it cannot parse), off stderr."""
+    logger = logging.getLogger("mcp")
+    recorder = _Recorder()
+    logger.addHandler(recorder)
+    propagate, logger.propagate = logger.propagate, False
+    try:
+        yield recorder
+    finally:
+        logger.removeHandler(recorder)
+        logger.propagate = propagate
+
+
+def _first_problem(records: list[logging.LogRecord]) -> str:
+    """The first problem the mcp client logged, in a few words: it explains what otherwise reads as a time-out."""
+    for record in records:
+        problem = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            lines = str(error).strip().splitlines()[:2]  # pydantic's third line is a link
+            problem += f" ({type(error).__name__}: {' '.join(' '.join(lines).split())})"
+        return escape_text(problem if len(problem) <= 300 else problem[:300] + "...")
+    return ""
+
+
+def _failure(where: str, server: Mapping[str, Any], exc: BaseException, timeout: float, logged: str = "") -> str:
+    """One line saying why the server could not be read; `logged`: the first problem the client logged."""
     leaf = _leaf(exc)
     name = type(leaf).__name__
     text = escape_text(" ".join(str(leaf).split()))
     stdio = server["transport"] == "stdio"
+    no_answer = f"no answer from the MCP server {where} within {timeout:g} s (set {TIMEOUT_ENV} to wait longer)"
+    if logged:
+        no_answer = f"no valid answer from the MCP server {where} within {timeout:g} s; the client said: {logged}"
     if isinstance(leaf, FileNotFoundError) and stdio:
         return f"cannot start {where}: command {escape_text(server['command'])!r} not found"
     if isinstance(leaf, PermissionError) and stdio:
         return f"cannot start {where}: permission denied"
     if isinstance(leaf, TimeoutError) or "Timed out" in text:
-        return f"no answer from the MCP server {where} within {timeout:g} s (set {TIMEOUT_ENV} to wait longer)"
+        return no_answer
     if name == "McpError" and "Connection closed" in text:
         if stdio:
             return f"the MCP server {where} exited or closed its output before answering (its stderr is above)"
@@ -311,6 +353,10 @@ def _failure(where: str, server: Mapping[str, Any], exc: BaseException, timeout:
     if name == "HTTPStatusError" or (name == "McpError" and "Session terminated" in text):
         # The mcp client turns a 404 into "Session terminated", even for the first request.
         status = getattr(getattr(leaf, "response", None), "status_code", 404)
+        if status in (401, 403):
+            return f"{where} refused access (HTTP {status}); vendorgen sends no credentials to MCP servers"
+        if status >= 500:
+            return f"the MCP server {where} failed (HTTP {status}); try again later"
         hint = (
             " (is it an MCP streamable-http endpoint? for a legacy SSE server use mcp:sse:URL)"
             if server["transport"] == "streamable-http"
@@ -318,7 +364,7 @@ def _failure(where: str, server: Mapping[str, Any], exc: BaseException, timeout:
         )
         return f"{where} answered HTTP {status}{hint}"
     if name.endswith(("Timeout", "TimeoutException")):
-        return f"no answer from the MCP server {where} within {timeout:g} s (set {TIMEOUT_ENV} to wait longer)"
+        return no_answer
     if name == "McpError":
         return f"the MCP server {where} refused: {text}"
     if name in ("RemoteProtocolError", "ReadError", "WriteError", "NetworkError"):
@@ -481,14 +527,6 @@ def _description(raw: Mapping[str, Any], mcp_name: str, server_name: str) -> str
     annotations = raw.get("annotations") if isinstance(raw.get("annotations"), Mapping) else {}
     for text in (raw.get("description"), raw.get("title"), annotations.get("title")):
         if isinstance(text, str) and text.strip():
-            return _dedent(text)
+            return schema.description_text(text)
     where = f" of the MCP server {server_name}" if server_name else ""
     return f"The {mcp_name} tool{where}."
-
-
-def _dedent(text: str) -> str:
-    """A Python server's docstring without the indentation of its later lines; nothing else changes."""
-    lines = text.strip().split("\n")
-    indents = [len(line) - len(line.lstrip(" ")) for line in lines[1:] if line.strip()]
-    margin = min(indents, default=0)
-    return "\n".join([lines[0], *(line[margin:] if line.strip() else line.strip() for line in lines[1:])])
