@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import REPO, count_http_requests, median_seconds, row, verdict
+from _common import REPO, count_http_requests, interleaved_medians, median_seconds, ms, row, section, times, verdict
 
 from tests.servers import OFFLINE_ENV, free_port, server_process
 
@@ -23,10 +23,14 @@ TOOLS = 20
 
 def help_time() -> None:
     command = [str(REPO / ".venv" / "bin" / "vendorgen"), "--help"]
-    seconds = median_seconds(lambda: subprocess.run(command, capture_output=True, check=True), repeat=15)
-    python = median_seconds(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeat=15)
-    row("`vendorgen --help`, whole process (median of 15)", f"{seconds * 1000:.0f} ms", "<= 100 ms", verdict(seconds <= 0.10))
-    row("  for scale: `python -c pass`", f"{python * 1000:.0f} ms")
+    medians = interleaved_medians(
+        {"help": lambda: subprocess.run(command, capture_output=True, check=True),
+         "python": lambda: subprocess.run([sys.executable, "-c", "pass"], check=True)},
+        repeat=15,
+    )  # fmt: skip
+    seconds, python = medians["help"], medians["python"]
+    row("`vendorgen --help`, whole process (median of 15)", ms(seconds), "<= 100 ms", verdict(seconds <= 0.10),
+        f"{times(seconds / python)} `python -c pass` ({ms(python)})")  # fmt: skip
 
 
 def construction(url: str, project: Path) -> None:
@@ -38,23 +42,24 @@ def construction(url: str, project: Path) -> None:
     with count_http_requests() as requests:
         vendored = median_seconds(lambda: [ConvertTool() for _ in range(TOOLS)], repeat=5)
     vendored_requests = len(requests) // 5
-    row(f"construct {TOOLS} vendored tools", f"{vendored * 1000:.2f} ms", "0 requests", f"{vendored_requests} requests")
+    row(f"construct {TOOLS} vendored tools: HTTP requests", str(vendored_requests), "0",
+        verdict(vendored_requests == 0))  # fmt: skip
 
     try:
         from smolagents import Tool
 
         Tool.from_space(url, name="convert", description="convert", api_name="/convert")
         alternative, label = (lambda: Tool.from_space(url, name="c", description="c", api_name="/convert")), "Tool.from_space"
-    except TypeError as exc:
-        print(f"  Tool.from_space cannot run with the installed gradio_client: {exc}")
-        print("  measuring what it would do at the least: one gradio_client.Client per tool")
+    except TypeError as exc:  # the anchor is then what it does at the least: one Client per tool
+        row("`Tool.from_space` with the installed gradio_client", "fails", anchor=f"TypeError: {exc}")
         alternative, label = (lambda: Client(url, verbose=False, analytics_enabled=False)), "gradio_client.Client"
     with count_http_requests() as requests:
         runtime = median_seconds(lambda: [alternative() for _ in range(TOOLS)], repeat=3)
     runtime_requests = len(requests) // 3
-    row(f"construct {TOOLS} with {label}", f"{runtime * 1000:.0f} ms", "", f"{runtime_requests} requests")
+    row(f"construct {TOOLS} with `{label}` (median of 3): the anchor", ms(runtime), anchor=f"{runtime_requests} HTTP requests")
     ratio = runtime / vendored
-    row("  vendored is faster by", f"{ratio:,.0f}x", ">= 50x", verdict(ratio >= 50 and vendored_requests == 0))
+    row(f"construct {TOOLS} vendored tools (median of 5)", ms(vendored, 2), ">= 50x faster", verdict(ratio >= 50),
+        f"{times(ratio)} faster than `{label}`")  # fmt: skip
 
 
 def phases(url: str) -> None:
@@ -83,11 +88,11 @@ def phases(url: str) -> None:
         totals["gate"] += time.perf_counter() - start
     count = len(snapshots)
     for phase, seconds in totals.items():
-        row(f"{phase} per tool (mean over {count} endpoints)", f"{seconds / count * 1000:.1f} ms")
+        row(f"{phase} per tool (mean over {count} endpoints)", ms(seconds / count, 1))
 
 
 def main() -> None:
-    print("Gradio source (bench/bench_space.py)")
+    section("Gradio source (bench/bench_space.py)")
     help_time()
     port = free_port()
     url = f"http://127.0.0.1:{port}/"

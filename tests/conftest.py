@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,23 +46,25 @@ class Project:
     def __init__(self, root: Path) -> None:
         self.root = root
 
-    def run(self, *args: str, env: dict[str, str] | None = None, timeout: float = 300) -> Result:
-        process = subprocess.run(
-            [sys.executable, "-m", "vendorgen", *args],
-            cwd=self.root,
-            env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
+    def run(self, *args: str, env: dict[str, str] | None = None, timeout: float = 300, **options: Any) -> Result:
+        """`vendorgen *args` here, to the end; `options` go to subprocess (e.g. `preexec_fn`)."""
+        process = subprocess.run(**self._command(args, env), capture_output=True, text=True, timeout=timeout, **options)
         return Result(process.returncode, process.stdout, process.stderr)
 
+    def start(self, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+        """`vendorgen *args` here, in the background, its output piped (for tests that interrupt it)."""
+        return subprocess.Popen(**self._command(args, env), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def _command(self, args: tuple[str, ...], env: dict[str, str] | None) -> dict[str, Any]:
+        return {"args": [sys.executable, "-m", "vendorgen", *args], "cwd": self.root,
+                "env": {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}}  # fmt: skip
+
     def snapshot(self) -> dict[str, bytes]:
-        """Every file under the root (but the mutex), for 'nothing changed' assertions."""
+        """Every file under the root, for 'nothing changed' assertions."""
         return {
             path.relative_to(self.root).as_posix(): path.read_bytes()
             for path in sorted(self.root.rglob("*"))
-            if path.is_file() and path.name != "mutex" and "__pycache__" not in path.parts
+            if path.is_file() and "__pycache__" not in path.parts
         }
 
     def import_module(self, relative: str):

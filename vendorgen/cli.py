@@ -77,6 +77,8 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, **option
     langchain: imports <module> (from this directory first) and runs its code,
       as your own program would; <attr> is a BaseTool, a BaseTool class, a
       toolkit, or a function returning one of those or a list of tools.
+    hub, collection: VENDORGEN_HUB_TIMEOUT sets the time-out of each request
+      to the Hub (30 s).
 
     \b
     Examples:

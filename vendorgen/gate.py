@@ -8,6 +8,8 @@ through a schema. Either way the module is refused and nothing is written.
 from __future__ import annotations
 
 import ast
+import dataclasses
+import functools
 import json
 from collections.abc import Collection, Iterator
 from typing import Any
@@ -17,17 +19,17 @@ import libcst as cst
 from vendorgen.errors import GateError
 from vendorgen.formatter import DEFAULT_LINE_LENGTH, format_source
 from vendorgen.model import NO_DEFAULT, ModuleSpec, ToolSpec
+from vendorgen.naming import FORBIDDEN_NAMES
 from vendorgen.toolfile import ToolFile
 
-# Names no generated module has a reason to touch.
-FORBIDDEN_NAMES = frozenset(
-    {"eval", "exec", "compile", "__import__", "breakpoint", "globals", "locals", "vars", "setattr", "delattr"}
-)
 # Entry points a template may define beside the tool classes.
 PUBLIC_HELPERS = frozenset({"tools"})
 # Public classes a template may define beside the tool classes, each with the one base it must have
 # (an exception its users can catch by name).
 PUBLIC_CLASSES = {"MCPToolError": "RuntimeError"}
+# Nodes that hold only spaces, newlines and comments: more than half of a module's nodes,
+# and nothing in them is code, so the walk in `check_everywhere` skips them.
+_LAYOUT = (cst.BaseParenthesizableWhitespace, cst.TrailingWhitespace, cst.EmptyLine, cst.Newline, cst.Comment)
 
 
 def check_module(
@@ -86,6 +88,11 @@ class _Checker:
             for statement in tree.body
             if isinstance(statement, cst.ClassDef) and statement.name.value.startswith("_")
         }
+        # Filled by `run`, read by the one walk in `check_everywhere`: the roots of template
+        # code (whose strings must be plain) and, inside them, the values already compared
+        # with the spec (forward's defaults, where remote text belongs).
+        self.template_roots: set[int] = set()
+        self.checked_values: set[int] = set()
 
     def fail(self, message: str) -> None:
         raise GateError(f"{self.module.name}: {message}")
@@ -94,8 +101,10 @@ class _Checker:
         return self.tree.code_for_node(node)
 
     def value(self, node: cst.CSTNode, what: str) -> Any:
+        # A plain string is its own token (parentheses around it change nothing): no codegen.
+        text = node.value if isinstance(node, cst.SimpleString) else self.code(node).strip()
         try:
-            return ast.literal_eval(self.code(node).strip())
+            return ast.literal_eval(text)
         except (ValueError, SyntaxError):
             self.fail(f"{what} is not a literal")
 
@@ -112,16 +121,16 @@ class _Checker:
                     bases = [self.code(base.value) for base in statement.bases]
                     if statement.decorators or statement.keywords or bases != [PUBLIC_CLASSES[name]]:
                         self.fail(f"class {name} must subclass {PUBLIC_CLASSES[name]} and nothing else")
-                    self.check_helper(statement)
+                    self.mark_template_code(statement)
                 elif not name.startswith("_"):
                     self.fail(f"unexpected class {name}")
                 else:
-                    self.check_helper(statement)
+                    self.mark_template_code(statement)
                 seen_classes.add(name)
             elif isinstance(statement, cst.FunctionDef):
                 if statement.name.value not in PUBLIC_HELPERS and not statement.name.value.startswith("_"):
                     self.fail(f"unexpected function {statement.name.value}")
-                self.check_helper(statement)
+                self.mark_template_code(statement)
             elif isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
                     if isinstance(small, (cst.Import, cst.ImportFrom)):
@@ -182,7 +191,7 @@ class _Checker:
             self.fail(f"class {tool.class_name} has no forward method")
         self.check_forward(methods["forward"], tool)
         for method in methods.values():
-            self.check_helper(method, defaults_checked=method is methods["forward"])
+            self.mark_template_code(method, defaults_checked=method is methods["forward"])
 
     def check_forward(self, node: cst.FunctionDef, tool: ToolSpec) -> None:
         params = node.params
@@ -206,34 +215,46 @@ class _Checker:
         if returns is None or not _same_expression(self.code(returns.annotation), tool.return_annotation):
             self.fail(f"{tool.class_name}.forward: return annotation differs from the spec")
 
-    def check_helper(self, node: cst.ClassDef | cst.FunctionDef, defaults_checked: bool = False) -> None:
+    def mark_template_code(self, node: cst.ClassDef | cst.FunctionDef, defaults_checked: bool = False) -> None:
         """Template code: only plain ASCII text or this module's wire names in its strings.
 
-        `defaults_checked`: the parameter defaults of `forward` were already compared
-        with the spec by value, so remote text is expected there.
+        `defaults_checked`: the parameter defaults and annotations of `forward` were already
+        compared with the spec, so remote text is expected there. The strings are
+        checked in `check_everywhere`'s walk, so the tree is walked once.
         """
-        skipped: set[int] = set()
+        self.template_roots.add(id(node))
         if defaults_checked and isinstance(node, cst.FunctionDef):
-            for param in node.params.params:
-                if param.default is not None:
-                    skipped.update(id(child) for child in _walk(param.default))
-        for string in _strings(node):
-            if id(string) in skipped:
-                continue
-            value = self.value(string, "string")
-            if isinstance(value, bytes):
-                self.fail("bytes literal in generated code")
-            if value in self.wire_strings:
-                continue
-            if not (value.isascii() and value.isprintable() and "\\" not in value):
-                self.fail(f"unexpected text in template code: {value[:60]!r}")
+            # Its annotations too: `Literal[...]` holds enum values, compared with the spec by check_forward.
+            params = node.params.params
+            checked = [node.returns, *(param.default for param in params), *(param.annotation for param in params)]
+            self.checked_values.update(id(value) for value in checked if value is not None)
+
+    def check_template_string(self, node: cst.SimpleString) -> None:
+        value = self.value(node, "string")
+        if isinstance(value, bytes):
+            self.fail("bytes literal in generated code")
+        if value in self.wire_strings:
+            return
+        if not (value.isascii() and value.isprintable() and "\\" not in value):
+            self.fail(f"unexpected text in template code: {value[:60]!r}")
 
     def check_everywhere(self) -> None:
-        for node in _walk(self.tree):
-            if isinstance(node, cst.Name) and node.value in FORBIDDEN_NAMES:
-                self.fail(f"use of {node.value} is not allowed")
-            if isinstance(node, (cst.Import, cst.ImportFrom)):
+        """One walk of the whole tree: names and imports anywhere, strings in template code."""
+        stack: list[tuple[cst.CSTNode, bool]] = [(self.tree, False)]
+        while stack:
+            node, in_template = stack.pop()
+            if id(node) in self.template_roots:
+                in_template = True
+            elif id(node) in self.checked_values:
+                in_template = False
+            if isinstance(node, cst.Name):
+                if node.value in FORBIDDEN_NAMES:
+                    self.fail(f"use of {node.value} is not allowed")
+            elif isinstance(node, (cst.Import, cst.ImportFrom)):
                 self.check_import(node)
+            elif in_template and isinstance(node, cst.SimpleString):
+                self.check_template_string(node)
+            stack.extend((child, in_template) for child in _children(node) if not isinstance(child, _LAYOUT))
 
 
 def _imported_names(tree: cst.Module, node: cst.Import | cst.ImportFrom) -> Iterator[str]:
@@ -252,19 +273,22 @@ def _imported_names(tree: cst.Module, node: cst.Import | cst.ImportFrom) -> Iter
         yield f"{module}.{tree.code_for_node(alias.name)}"
 
 
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.children)
+def _children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes `node.children` lists, read from the dataclass fields.
+
+    libcst's `children` runs a visitor over the node; reading the fields is several
+    times faster, and a unit test checks both give the same nodes.
+    """
+    for name in _node_fields(type(node)):
+        value: object = getattr(node, name)
+        for item in value if isinstance(value, (tuple, list)) else (value,):
+            if isinstance(item, cst.CSTNode):
+                yield item
 
 
-def _strings(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """String literals below `node`, leaving out docstrings (checked as prose)."""
-    for current in _walk(node):
-        if isinstance(current, cst.SimpleString):
-            yield current
+@functools.cache
+def _node_fields(node_type: type[cst.CSTNode]) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(node_type))
 
 
 def _is_docstring(statement: cst.CSTNode) -> bool:

@@ -40,8 +40,11 @@ class InputSpec:
 
     @property
     def nullable(self) -> bool:
-        """smolagents' rule: the key is present iff the parameter has a default or an Optional hint."""
-        return not self.required or self.accepts_null
+        """smolagents' rule: the key is present iff the parameter has a default or an Optional hint.
+
+        A required input whose only type is null has the hint `None`, which is not Optional.
+        """
+        return not self.required or (self.accepts_null and self.annotation != "None")
 
     @property
     def python_default(self) -> Any:

@@ -12,6 +12,11 @@ from vendorgen.errors import SchemaError
 # Names a generated parameter or tool must not take: they would shadow what the
 # generated code relies on (the class's own names, and the locals of the templates' `forward`).
 _RESERVED = {"self", "cls", "Tool", "Any", "Literal", "arguments", "uploads", "result", "_source"}
+# Names no generated module has a reason to touch: the gate refuses a module that uses one, so a
+# remote parameter called `compile` or `vars` becomes `compile_`, `vars_`.
+FORBIDDEN_NAMES = frozenset(
+    {"eval", "exec", "compile", "__import__", "breakpoint", "globals", "locals", "vars", "setattr", "delattr"}
+)
 
 
 def python_name(remote: str) -> str:
@@ -29,9 +34,15 @@ def python_name(remote: str) -> str:
 
 def parameter_name(remote: str) -> str:
     """A parameter name: kept as is when it is a usable identifier."""
-    if remote.isidentifier() and remote.isascii() and not _is_reserved(remote):
+    if is_parameter(remote) and remote not in FORBIDDEN_NAMES:
         return remote
-    return python_name(remote)
+    name = python_name(remote)
+    return f"{name}_" if name in FORBIDDEN_NAMES else name
+
+
+def is_parameter(name: str) -> bool:
+    """Whether `name` can name a parameter of `forward` as it is (in an author's own code, a hub tool.py)."""
+    return name.isidentifier() and name.isascii() and not _is_reserved(name)
 
 
 def class_name(tool_name: str) -> str:

@@ -25,6 +25,9 @@ _KEPT_KEYWORDS = (
     "minLength", "maxLength", "pattern", "items", "prefixItems", "minItems", "maxItems",
     "uniqueItems", "properties", "required", "additionalProperties", "$defs",
 )  # fmt: skip
+# Keywords whose value is a JSON value, never a schema; and those mapping names to schemas.
+_DATA_KEYWORDS = frozenset({"default", "enum", "const", "examples"})
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
 
 
 @dataclass(frozen=True)
@@ -50,8 +53,7 @@ def resolve_refs(schema: Any, root: Mapping[str, Any]) -> Any:
 
 
 def _resolve(node: Any, root: Mapping[str, Any], stack: tuple[str, ...], needed: dict[str, Any], depth: int) -> Any:
-    if depth > MAX_DEPTH:
-        raise SchemaError(f"schema is nested deeper than {MAX_DEPTH} levels")
+    _check_depth(depth)
     if isinstance(node, list):
         return [_resolve(item, root, stack, needed, depth + 1) for item in node]
     if not isinstance(node, dict):
@@ -68,10 +70,35 @@ def _resolve(node: Any, root: Mapping[str, Any], stack: tuple[str, ...], needed:
         inlined = _resolve(target, root, (*stack, name), needed, depth + 1)
         return {**inlined, **_resolve(siblings, root, stack, needed, depth + 1)}
     return {
-        key: _resolve(value, root, stack, needed, depth + 1)
+        key: _resolve_keyword(key, value, root, stack, needed, depth + 1)
         for key, value in node.items()
         if key not in ("$defs", "definitions")
     }
+
+
+def _resolve_keyword(
+    key: str, value: Any, root: Mapping[str, Any], stack: tuple[str, ...], needed: dict[str, Any], depth: int
+) -> Any:
+    """One keyword's value: data is kept as it is, a map of names keeps every name, schemas are resolved."""
+    if key in _DATA_KEYWORDS:
+        return _checked_nesting(value, depth)  # a value that looks like {"$ref": ...} is a value, not a reference
+    if key in _SCHEMA_MAPS and isinstance(value, dict):
+        # Property names are data too: a property may be called "$defs" or "definitions".
+        return {name: _resolve(schema, root, stack, needed, depth + 1) for name, schema in value.items()}
+    return _resolve(value, root, stack, needed, depth)
+
+
+def _checked_nesting(value: Any, depth: int = 0) -> Any:
+    """`value`, refused if its lists and dicts nest deeper than MAX_DEPTH (generated code that deep does not compile)."""
+    _check_depth(depth)
+    for item in value.values() if isinstance(value, Mapping) else value if isinstance(value, list) else ():
+        _checked_nesting(item, depth + 1)
+    return value
+
+
+def _check_depth(depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise SchemaError(f"schema is nested deeper than {MAX_DEPTH} levels")
 
 
 def _lookup(ref: str, root: Mapping[str, Any]) -> tuple[str, Any]:
@@ -87,8 +114,7 @@ def _lookup(ref: str, root: Mapping[str, Any]) -> tuple[str, Any]:
 
 def map_type(schema: Any, depth: int = 0) -> MappedType:
     """The smolagents type and Python annotation of a resolved schema."""
-    if depth > MAX_DEPTH:
-        raise SchemaError(f"schema is nested deeper than {MAX_DEPTH} levels")
+    _check_depth(depth)
     if not isinstance(schema, Mapping) or "$ref" in schema:
         return MappedType("any", "Any", schema=_kept(schema))
     if "const" in schema:
@@ -221,6 +247,7 @@ def input_spec(
         says_none = spec.python_default is not None or spec.annotation in ("Any", "None")
     if not says_none:
         spec = replace(spec, annotation=f"{spec.annotation} | None")
+    _checked_nesting(spec.smolagents_input())  # the default, enum and kept keywords, whichever source gave them
     return spec
 
 
@@ -232,6 +259,8 @@ def inputs_from_object(schema: Any) -> tuple[InputSpec, ...]:
     if not isinstance(properties, Mapping):
         raise SchemaError("`properties` is not an object")
     required = schema.get("required") or []
+    if not isinstance(required, list):  # a string would make `wire in required` a substring test
+        raise SchemaError("`required` is not a list")
     specs = [
         input_spec(wire, resolve_refs(property_schema, schema), required=wire in required)
         for wire, property_schema in properties.items()
@@ -244,6 +273,15 @@ def order_inputs(specs: list[InputSpec]) -> tuple[InputSpec, ...]:
     return tuple([spec for spec in specs if spec.python_default is NO_DEFAULT] + [
         spec for spec in specs if spec.python_default is not NO_DEFAULT
     ])
+
+
+def description_text(text: str) -> str:
+    """A tool description as its author wrote it: trimmed, and a docstring's indentation of its
+    later lines removed; nothing else changes (unlike `inspect.cleandoc`, tabs stay tabs)."""
+    lines = text.strip().split("\n")
+    indents = [len(line) - len(line.lstrip(" ")) for line in lines[1:] if line.strip()]
+    margin = min(indents, default=0)
+    return "\n".join([lines[0], *(line[margin:] if line.strip() else line.strip() for line in lines[1:])])
 
 
 def _text(value: Any) -> str:

@@ -33,11 +33,13 @@ class ToolFile:
         self.label = label
         try:
             self.tree = cst.parse_module(text)
+            self._positions = MetadataWrapper(self.tree, unsafe_skip_copy=True).resolve(PositionProvider)
         except cst.ParserSyntaxError as exc:
             raise SchemaError(
                 f"{label} line {exc.raw_line}, column {exc.raw_column}: syntax error (not valid Python 3 code)"
             ) from None
-        self._positions = MetadataWrapper(self.tree, unsafe_skip_copy=True).resolve(PositionProvider)
+        except RecursionError:  # libcst walks the tree recursively: ~150 nested brackets are too many
+            raise SchemaError(f"{label}: the code is nested too deeply to be read") from None
 
     def line(self, node: cst.CSTNode) -> int:
         return self._positions[node].start.line

@@ -1,10 +1,25 @@
 """The one place that touches the user's project: config, files, snapshots and the lock.
 
-Writes are transactional. New files are written beside their targets, then a
-journal listing every rename (and the new lock) is written, then the renames
-happen and the lock goes last. A run killed at any point leaves either the old
-state or a journal that the next run replays, so the lock always matches the
-files and nothing is half-written.
+Writes are transactions, one at a time under a lock on the project directory
+(`Workspace.mutex`):
+
+1. the journal (`.vendorgen/journal.json`) is written in the *staging* state:
+   every file about to be written, every directory about to be created, every
+   file to delete and the new lock;
+2. each new file is written beside its target as `.<name>.vendorgen-new`;
+3. the journal is rewritten in the *committed* state;
+4. the staged files are renamed over their targets, deletions happen, the lock
+   is written last and the journal is deleted.
+
+A run killed before step 3 left a staging journal: the next vendorgen command
+deletes what it staged and the directories it created (the project is as it
+was). A run killed after step 3 left a committed journal: the next command
+finishes it (the project is fully updated). Every command settles a journal
+before it reads the lock, readers included, so the lock always matches the
+files. The journal and the lock are replaced atomically (temporary file,
+fsync, rename). A journal is obeyed only within bounds, or refused: inside the
+project, renaming only staged names (never the user's) and deleting only what
+the lock lists.
 """
 
 from __future__ import annotations
@@ -14,12 +29,11 @@ import fcntl
 import hashlib
 import json
 import os
-import tempfile
 import time
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from vendorgen.config import load_config
@@ -29,6 +43,9 @@ LOCK_NAME = "vendorgen.lock"
 STATE_DIR = ".vendorgen"
 SCHEMAS_DIR = f"{STATE_DIR}/schemas"
 JOURNAL_NAME = f"{STATE_DIR}/journal.json"
+_JOURNAL_TEMP = f"{STATE_DIR}/.journal.json.tmp"  # what _replace_durably writes before renaming
+STAGED_SUFFIX = ".vendorgen-new"
+_STAGING, _COMMITTED = "staging", "committed"  # the journal's states
 LOCK_VERSION = 1
 
 
@@ -113,8 +130,9 @@ class Workspace:
     """A project root with its lock, snapshots and config."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root.resolve()
+        self.root = root
         self.config = load_config(root)
+        self._holding_mutex = False
 
     @classmethod
     def discover(cls, start: Path | None = None) -> Workspace:
@@ -138,6 +156,10 @@ class Workspace:
     # -- lock --------------------------------------------------------------
 
     def read_lock(self) -> list[LockEntry]:
+        self._settle()
+        return self._parse_lock()
+
+    def _parse_lock(self) -> list[LockEntry]:
         path = self.root / LOCK_NAME
         if not path.is_file():
             return []
@@ -156,77 +178,204 @@ class Workspace:
         except (OSError, json.JSONDecodeError) as exc:
             raise VendorgenError(f"cannot read the snapshot of {entry.name}: {exc}") from None
 
+    def _settle(self) -> None:
+        """Before reading: finish or undo what an interrupted vendorgen left, so the lock matches the files.
+
+        Commands that only read take the mutex just for that, and only when a journal is there.
+        """
+        if not self._holding_mutex and any((self.root / name).exists() for name in (JOURNAL_NAME, _JOURNAL_TEMP)):
+            with self.mutex():
+                pass
+
     # -- writing -----------------------------------------------------------
 
     @contextlib.contextmanager
     def mutex(self, timeout: float = 30.0) -> Iterator[None]:
-        """One vendorgen writing this project at a time; a stale journal is replayed first."""
-        # The mutex lives outside the project, so a failed command leaves no trace there.
-        key = hashlib.sha256(str(self.root).encode()).hexdigest()[:16]
-        with open(Path(tempfile.gettempdir()) / f"vendorgen-{key}.mutex", "a+") as handle:
+        """One vendorgen writing this project at a time; what an interrupted one left is settled first."""
+        # The lock is taken on the project directory itself: no file is created, in the project or
+        # elsewhere, and every user who can read the project can take it.
+        descriptor = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY)
+        try:
             deadline = time.monotonic() + timeout
             while True:
                 try:
-                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
                     break
                 except BlockingIOError:
                     if time.monotonic() > deadline:
                         raise VendorgenError("another vendorgen is writing this project; try again") from None
                     time.sleep(0.05)
+            self._holding_mutex = True
             try:
                 self.recover()
                 yield
             finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+                self._holding_mutex = False
+        finally:
+            os.close(descriptor)  # releases the lock
 
     def commit(self, files: dict[str, str], entries: list[LockEntry], removed: tuple[str, ...] = ()) -> None:
         """Write `files` (root-relative path -> text), delete `removed`, then the new lock.
 
         Call inside `mutex()`. All or nothing: see the module docstring.
         """
-        renames: list[tuple[str, str]] = []
+        staged_files = []  # (staged name, target, text)
+        for relative in sorted(files):
+            final = self.relative(self.inside(Path(relative), "output"))
+            staged_files.append((_staged_name(final), final, files[relative]))
+        for staged, _, _ in staged_files:
+            if (self.root / staged).exists():
+                raise VendorgenError(f"{staged} is in the way: vendorgen stages files under that name; move it")
+        journal = {
+            "state": _STAGING,
+            "renames": [[staged, final] for staged, final, _ in staged_files],
+            "removed": [self.relative(self.inside(Path(relative), "vendored file")) for relative in removed],
+            "lock": dump_lock(entries),
+            "created": self._missing_directories(
+                [self.root / STATE_DIR, *((self.root / final).parent for _, final, _ in staged_files)]
+            ),
+        }
         try:
-            for relative, text in sorted(files.items()):
-                target = self.inside(Path(relative), "output")
-                target.parent.mkdir(parents=True, exist_ok=True)
-                staged = target.with_name(f".{target.name}.vendorgen-new")
-                _write_durably(staged, text)
-                renames.append((self.relative(staged), relative))
-            lock_text = dump_lock(entries)
-            journal = {"renames": renames, "removed": list(removed), "lock": lock_text}
-            (self.root / STATE_DIR).mkdir(exist_ok=True)
-            _write_durably(self.root / JOURNAL_NAME, json.dumps(journal, indent=1))
+            self._make_directory(self.root / STATE_DIR)
+            self._replace(JOURNAL_NAME, json.dumps(journal, indent=1))
+            for staged, final, text in staged_files:
+                self._make_directory((self.root / final).parent)
+                self._attempt(f"write {final}", _create_durably, self.root / staged, text)
+            journal["state"] = _COMMITTED
+            self._replace(JOURNAL_NAME, json.dumps(journal, indent=1))
         except BaseException:
-            for staged, _ in renames:
-                (self.root / staged).unlink(missing_ok=True)
+            # Settle by what the disk says: the interruption may even have come just after the commit.
+            with contextlib.suppress(VendorgenError):  # what cannot be settled now, the next command settles
+                if not self.recover():
+                    self._roll_back(journal)  # the journal never landed: only directories to remove
             raise
-        self.recover()
-
-    def recover(self) -> None:
-        """Finish a committed transaction (the journal exists) or do nothing."""
-        journal_path = self.root / JOURNAL_NAME
-        if not journal_path.is_file():
-            return
         try:
-            journal = json.loads(journal_path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError:
-            # The journal itself was cut short: the transaction never committed.
-            journal_path.unlink()
-            return
+            self._roll_forward(journal)
+        except VendorgenError as exc:
+            raise VendorgenError(f"{exc}; the next vendorgen command in this project finishes the update") from None
+
+    def recover(self) -> bool:
+        """Settle what an interrupted commit left: finish it once committed, else undo it. Call inside `mutex()`.
+
+        False when there was no journal, so nothing to do.
+        """
+        (self.root / _JOURNAL_TEMP).unlink(missing_ok=True)
+        journal = self._read_journal()
+        if journal is None:
+            return False
+        try:
+            (self._roll_forward if journal["state"] == _COMMITTED else self._roll_back)(journal)
+        except VendorgenError as exc:
+            raise VendorgenError(f"an interrupted vendorgen left {JOURNAL_NAME}; cannot settle it: {exc}") from None
+        return True
+
+    def _roll_forward(self, journal: dict[str, Any]) -> None:
         for staged, final in journal["renames"]:
-            staged_path = self.root / staged
-            if staged_path.exists():
-                os.replace(staged_path, self.root / final)
+            if (self.root / staged).exists():  # else it was renamed before the interruption
+                self._attempt(f"move {staged} to {final}", os.replace, self.root / staged, self.root / final)
         for relative in journal["removed"]:
-            (self.root / relative).unlink(missing_ok=True)
-        _write_durably(self.root / LOCK_NAME, journal["lock"])
-        journal_path.unlink()
+            self._attempt(f"delete {relative}", (self.root / relative).unlink, missing_ok=True)
+        changed = {(self.root / final).parent for _, final in journal["renames"]}
+        changed |= {(self.root / relative).parent for relative in journal["removed"]}
+        for directory in changed:  # the renames and deletions are durable before the lock says they happened
+            _sync_directory(directory)
+        self._replace(LOCK_NAME, journal["lock"])
+        self._attempt(f"delete {JOURNAL_NAME}", (self.root / JOURNAL_NAME).unlink)
+        _sync_directory(self.root / STATE_DIR)
+
+    def _roll_back(self, journal: dict[str, Any]) -> None:
+        for staged, _ in journal["renames"]:
+            self._attempt(f"delete {staged}", (self.root / staged).unlink, missing_ok=True)
+        self._attempt(f"delete {JOURNAL_NAME}", (self.root / JOURNAL_NAME).unlink, missing_ok=True)
+        for relative in sorted(journal["created"], key=lambda path: path.count("/"), reverse=True):
+            with contextlib.suppress(OSError):  # not empty: something else lives there now
+                (self.root / relative).rmdir()
+
+    def _read_journal(self) -> dict[str, Any] | None:
+        """The journal, checked to name only what vendorgen stages, creates and deletes in this project."""
+        try:
+            journal = json.loads((self.root / JOURNAL_NAME).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            raise VendorgenError(f"cannot read {JOURNAL_NAME}: {exc}") from None
+        try:
+            if journal["state"] not in (_STAGING, _COMMITTED) or not isinstance(journal["lock"], str):
+                raise ValueError("unknown state")
+            for staged, final in journal["renames"]:
+                if staged != _staged_name(final):
+                    raise ValueError(f"{staged!r} is not the staged name of {final!r}")
+            for relative in [final for _, final in journal["renames"]] + journal["removed"] + journal["created"]:
+                self.inside(Path(relative), "path")
+            owned = {path for entry in self._parse_lock() for path in (entry.path, entry.schema)}
+            for relative in journal["removed"]:
+                if relative not in owned and (self.root / relative).exists():
+                    raise ValueError(f"it would delete {relative}, which {LOCK_NAME} does not list")
+        except (KeyError, TypeError, ValueError, VendorgenError) as exc:
+            raise VendorgenError(
+                f"{JOURNAL_NAME} is damaged or not vendorgen's ({exc}); nothing was changed: check the files"
+                f" against {LOCK_NAME}, then delete it"
+            ) from None
+        return journal
+
+    def _missing_directories(self, directories: list[Path]) -> list[str]:
+        """Those of `directories` and their parents that do not exist yet, root-relative."""
+        missing: set[Path] = set()
+        for directory in directories:
+            while directory != self.root and not directory.exists():
+                missing.add(directory)
+                directory = directory.parent
+        return sorted(self.relative(directory) for directory in missing)
+
+    def _make_directory(self, directory: Path) -> None:
+        self._attempt(f"create {self.relative(directory)}/", directory.mkdir, parents=True, exist_ok=True)
+
+    def _replace(self, relative: str, text: str) -> None:
+        self._attempt(f"write {relative}", _replace_durably, self.root / relative, text)
+
+    @staticmethod
+    def _attempt(what: str, action: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        """`action(*args, **kwargs)`, its OSError as one line saying what could not be done and why."""
+        try:
+            action(*args, **kwargs)
+        except OSError as exc:
+            raise VendorgenError(f"cannot {what}: {exc.strerror or exc}") from None
 
 
-def _write_durably(path: Path, text: str) -> None:
-    temporary = path.with_name(f".{path.name}.tmp")
-    with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
+def _staged_name(relative: str) -> str:
+    """Where `relative` is written before it is renamed into place: beside it, hidden."""
+    path = PurePosixPath(relative)
+    return str(path.with_name(f".{path.name}{STAGED_SUFFIX}"))
+
+
+def _create_durably(path: Path, text: str) -> None:
+    """A new file (never over an existing one) holding `text` on disk."""
+    with open(path, "x", encoding="utf-8", newline="\n") as handle:
         handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
-    os.replace(temporary, path)
+
+
+def _replace_durably(path: Path, text: str) -> None:
+    """`path` replaced atomically by a file holding `text` on disk."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    _sync_directory(path.parent)
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the renames and deletions in `directory` durable (fsync of the directory itself)."""
+    with contextlib.suppress(FileNotFoundError):
+        descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)

@@ -1,61 +1,106 @@
-"""Hypothesis strategies for hostile remote schemas, shared by every source's property test."""
+"""Hypothesis strategies for hostile remote schemas, and the checks every source's property test shares."""
 
 from __future__ import annotations
 
 import builtins
+import json
 import keyword
+import os
+import tempfile
+import unicodedata
+from pathlib import Path
+from typing import Any
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+
+from vendorgen import __version__, pipeline
+from vendorgen.errors import GateError, VendorgenError
+from vendorgen.workspace import Workspace
+
+# Every hostile property test runs under these settings: a few hundred examples in CI;
+# bench/bench_hostile.py sets VENDORGEN_HYPOTHESIS_EXAMPLES before importing the tests.
+EXAMPLES_ENV = "VENDORGEN_HYPOTHESIS_EXAMPLES"
+hostile_settings = settings(
+    max_examples=int(os.environ.get(EXAMPLES_ENV, "200")), deadline=None, suppress_health_check=list(HealthCheck)
+)
 
 # Text a schema author could use to break out of a literal, hide code from a reviewer, or crash us.
 SPECIALS = ['"', "'", '"""', "'''", "\\", "\x00", "\r", "\n", "\r\n", "\t", "\x0b", "\x1b[2J", "\u2028", "\u2029",
-            "\u202e", "\u202d", "\u2066", "\u2067", "\u2069", "\u200b", "\ufeff", "\ud800", "\udfff", "{{", "}}",
+            "\u202e", "\u202d", "\u2066", "\u2067", "\u2069", "\u200b", "\ufeff", "{{", "}}",
             "{%", "#", "\\N{BULLET}", "\\x00", "`", "\u0430", "\u0435", "\U0001f600"]  # fmt: skip
+# Lone surrogates: no UTF-8 text can hold one, so each must be refused. They come in one text
+# out of twenty: a schema holds many texts, and one surrogate anywhere refuses all of it.
+SURROGATES = ["\ud800", "\udbff", "\udc00", "\udfff"]
 
 KEYWORDS = keyword.kwlist + keyword.softkwlist
-NAME_SPECIALS = KEYWORDS + ["self", "cls", "__init__", "__class__", "Tool", "Any", "Literal", "print", "list", "dict",
+# Besides: names the templates' own code uses (locals, client keywords) and names Python mangles.
+NAME_SPECIALS = KEYWORDS + ["self", "cls", "__init__", "__class__", "Tool", "Any", "Literal", "arguments", "uploads",
+                            "result", "_source", "api_name", "fn_index", "headers", "timeout", "mcp_name", "lc_name",
                             "", "1st", "0", "a-b", "a.b", "a b", "café", "\u0430dmin", "x\u202e", "_", "__"]  # fmt: skip
-BUILTINS = [name for name in dir(builtins) if not name.startswith("_")][:40]
+# Lower-case builtins (functions and types) are the ones a parameter would shadow.
+BUILTINS = [name for name in dir(builtins) if name.islower() and not name.startswith("_")]
 
-hostile_text = st.one_of(
-    st.lists(st.one_of(st.sampled_from(SPECIALS), st.text(st.characters(exclude_categories=()), max_size=8)),
+_valid_text = st.one_of(
+    st.lists(st.one_of(st.sampled_from(SPECIALS), st.text(st.characters(exclude_categories=["Cs"]), max_size=8)),
              max_size=12).map("".join),
     st.text(max_size=40),
 )  # fmt: skip
 
+
+def sometimes(rare: st.SearchStrategy, usual: st.SearchStrategy, one_in: int = 20) -> st.SearchStrategy:
+    """`usual`, and `rare` once in `one_in` draws (hypothesis' integers favour their bounds: no `integers() == 0`)."""
+    return st.sampled_from([False] * (one_in - 1) + [True]).flatmap(lambda pick: rare if pick else usual)
+
+
+hostile_text = sometimes(st.tuples(_valid_text, st.sampled_from(SURROGATES), _valid_text).map("".join), _valid_text)
+
 names = st.one_of(st.sampled_from(NAME_SPECIALS + BUILTINS), hostile_text.filter(lambda text: len(text) < 30))
+
+# JSON Schema keywords used as data: a default, an enum value or a property may be named like them.
+SCHEMA_WORDS = ["$ref", "$defs", "definitions", "properties", "required", "type", "enum", "default", "anyOf",
+                "description"]  # fmt: skip
+json_keys = st.one_of(st.sampled_from(SCHEMA_WORDS), hostile_text)
 
 json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**63), st.floats(allow_nan=False,
                          allow_infinity=False), hostile_text)  # fmt: skip
 json_values = st.recursive(
     json_scalars,
-    lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(hostile_text, children, max_size=4)),
+    lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(json_keys, children, max_size=4)),
     max_leaves=10,
 )
 
 primitive_types = st.sampled_from(["string", "integer", "number", "boolean"])
+enum_values = st.one_of(hostile_text, st.integers(-5, 5), st.none(), json_values)
+property_names = st.one_of(names, st.sampled_from(SCHEMA_WORDS))
+# A few references that cannot be resolved: each must be a clear refusal.
+BAD_REFS = ["#/$defs/", "#/definitions/missing", "https://127.0.0.1:1/schema.json", "#/properties/x", "#"]
 
 
 @st.composite
-def property_schemas(draw, depth: int = 0) -> dict:
-    """One JSON Schema property: primitives, enums, arrays, objects, unions, nullables, refs to $defs."""
-    kinds = ["primitive", "enum", "array", "object", "nullable", "union", "empty", "const"]
-    kind = draw(st.sampled_from(kinds if depth < 3 else ["primitive", "enum", "empty"]))
+def property_schemas(draw, depth: int = 0, refs: tuple[str, ...] = ()) -> dict:
+    """One JSON Schema property: primitives, enums, arrays, objects, unions, nullables, refs to `refs` ($defs)."""
+    kinds = ["primitive", "enum", "array", "object", "nullable", "union", "empty", "const"] + (["ref"] if refs else [])
+    kind = draw(st.sampled_from(kinds if depth < 3 else ["primitive", "enum", "empty", *kinds[8:]]))
     schema: dict
     if kind == "primitive":
         schema = {"type": draw(primitive_types)}
     elif kind == "enum":
-        schema = {"enum": draw(st.lists(st.one_of(hostile_text, st.integers(-5, 5)), min_size=1, max_size=5, unique=True))}
+        schema = {"enum": draw(st.lists(enum_values, min_size=1, max_size=5, unique_by=json.dumps))}
     elif kind == "const":
-        schema = {"const": draw(st.one_of(hostile_text, st.integers()))}
+        schema = {"const": draw(st.one_of(hostile_text, st.integers(), json_values))}
     elif kind == "array":
-        schema = {"type": "array", "items": draw(property_schemas(depth + 1))}
+        schema = {"type": "array", "items": draw(property_schemas(depth + 1, refs))}
     elif kind == "object":
-        schema = {"type": "object", "properties": draw(st.dictionaries(names, property_schemas(depth + 1), max_size=3))}
+        schema = {"type": "object",
+                  "properties": draw(st.dictionaries(property_names, property_schemas(depth + 1, refs), max_size=3))}  # fmt: skip
     elif kind == "nullable":
-        schema = {"anyOf": [draw(property_schemas(depth + 1)), {"type": "null"}]}
+        schema = {"anyOf": [draw(property_schemas(depth + 1, refs)), {"type": "null"}]}
     elif kind == "union":
-        schema = {"anyOf": draw(st.lists(property_schemas(depth + 1), min_size=2, max_size=3))}
+        schema = {"anyOf": draw(st.lists(property_schemas(depth + 1, refs), min_size=2, max_size=3))}
+    elif kind == "ref":
+        good = st.sampled_from([f"#/$defs/{name}" for name in refs])
+        schema = {"$ref": draw(sometimes(st.sampled_from(BAD_REFS), good))}
     else:
         schema = {}
     if draw(st.booleans()):
@@ -67,6 +112,180 @@ def property_schemas(draw, depth: int = 0) -> dict:
     return schema
 
 
+@st.composite
+def object_schemas(draw) -> dict:
+    """An object schema (MCP inputSchema/outputSchema, LangChain args): properties, required, recursive $defs."""
+    definitions = tuple(draw(st.lists(names, max_size=3, unique=True)))
+    properties = draw(st.dictionaries(property_names, property_schemas(refs=definitions), max_size=5))
+    schema: dict = {"type": "object", "properties": properties}
+    if properties and draw(st.booleans()):
+        schema["required"] = draw(st.lists(st.sampled_from(list(properties)), unique=True))
+    if definitions:
+        # A definition may refer to itself or to the others: recursive types.
+        schema["$defs"] = {name: draw(property_schemas(depth=1, refs=definitions)) for name in definitions}
+    if draw(st.booleans()):
+        schema["description"] = draw(hostile_text)
+    return schema
+
+
+def deep_schema(levels: int) -> dict:
+    """An object schema with one property nested `levels` arrays deep."""
+    node: dict = {"type": "string"}
+    for _ in range(levels):
+        node = {"type": "array", "items": node}
+    return {"type": "object", "properties": {"deep": node}, "required": ["deep"]}
+
+
+# A linked list: the definition refers to itself.
+RECURSIVE_SCHEMA = {
+    "type": "object",
+    "properties": {"head": {"$ref": "#/$defs/Node", "description": "first node"}},
+    "$defs": {"Node": {"type": "object", "properties": {"value": {"type": "integer"}, "next": {"$ref": "#/$defs/Node"}}}},
+}
+MEGABYTE = "\u202e\"\"\"\\" + "x" * 1_000_000
+
+
+# ---------------------------------------------------------------------------
+# Checks every source's property test shares
+# ---------------------------------------------------------------------------
+
+WORKSPACE = Workspace(Path(tempfile.mkdtemp(prefix="vendorgen-hostile-")))  # defaults; nothing is written
+
+
+class Sent(Exception):
+    """Raised by a test's stand-in for the remote end, with what the generated code would have sent."""
+
+
+def same_json(actual: object, expected: object, key_order: bool = True) -> bool:
+    """Equal as JSON, types included (True is not 1, 1.0 is not 1), and key order unless `key_order` is False."""
+    return json.dumps(actual, sort_keys=not key_order) == json.dumps(expected, sort_keys=not key_order)
+
+
 def printable_source(code: str) -> bool:
     """No raw control, format (bidi) or separator character anywhere in a generated file."""
     return all(ch.isprintable() or ch == "\n" for ch in code)
+
+
+def visible_source(code: str) -> bool:
+    """An author's code as vendored (hub): printable text, newlines, tabs and spaces; no control, bidi or zero-width."""
+    return all(ch.isprintable() or ch in "\n\t" or unicodedata.category(ch) == "Zs" for ch in code)
+
+
+def unescape(text: str) -> str:
+    """The text the `comment` filter escaped (`\\x00`, `\\u202e`, `\\\\`...), back as it was."""
+    return text.encode("latin-1", "backslashreplace").decode("unicode_escape")
+
+
+def check_header(generated: Any) -> None:
+    """The provenance header: three comment lines that say, once unescaped, exactly where the code came from.
+
+    Black drops the trailing spaces of a comment; nothing else may change, and no
+    remote text (source URI, endpoint names, revision) may start a line of code.
+    """
+    module, lines = generated.module, generated.code.split("\n")
+    endpoints = ", ".join(module.endpoints)
+    revision = f" at revision {module.revision}" if module.revision else ""
+    expected = [
+        f"# Vendored by vendorgen {__version__} from {module.source}",
+        f"# endpoint{'' if len(module.endpoints) == 1 else 's'} {endpoints}{revision}"
+        f" (schema sha256 {generated.schema_sha256[:12]}).",
+    ]
+    assert [unescape(line) for line in lines[:2]] == [line.rstrip(" ") for line in expected]
+    assert lines[2] == f"# Review it as code you run. Update: vendorgen update {module.name}"
+
+
+def vendor(snapshot: dict, gate_may_refuse: bool = False) -> Any:
+    """`pipeline.generate` (build, config, render, black, gate): the Generated module, or None for a clear refusal.
+
+    Only the source's `build` may refuse generated code: the gate refusing what a template
+    wrote means an escaping or template bug (a hub file is the author's code, so there it may).
+    """
+    try:
+        return pipeline.generate(snapshot, WORKSPACE)
+    except VendorgenError as exc:
+        check_refusal(exc)
+        assert gate_may_refuse or not isinstance(exc, GateError), str(exc)[:300]
+        return None
+
+
+def check_refusal(exc: VendorgenError) -> None:
+    """A refusal is the one `error: ...` line the CLI prints: nothing remote may break or hide in it."""
+    message = str(exc)
+    assert message and message.isprintable(), message[:200]
+
+
+def load_module(code: str) -> dict:
+    """Run a generated module (vendorgen's output, never remote code) and return its namespace."""
+    namespace: dict = {"__name__": "hostile"}
+    exec(compile(code, "<generated>", "exec"), namespace)
+    return namespace
+
+
+def utf8_text(value: object) -> bool:
+    """What a tool shows a model can be sent as UTF-8 (no lone surrogate got through)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def kept_prose(actual: str, original: str) -> bool:
+    """A description is kept exactly, but for the surrounding whitespace and docstring indentation sources trim."""
+    lines = original.split("\n")
+    trimmed = original != original.strip() or any(line[:1].isspace() or (line and not line.strip()) for line in lines[1:])
+    return actual.split() == original.split() if trimmed else actual == original
+
+
+def check_inputs(tool: Any, spec: Any, object_schema: dict) -> None:
+    """Each property of an object schema is one input, found by its wire name, with its text and values exactly."""
+    properties = object_schema.get("properties") or {}
+    required = object_schema.get("required")
+    assert tool.inputs == spec.smolagents_inputs()
+    assert sorted(input_spec.wire_name for input_spec in spec.inputs) == sorted(properties)
+    by_wire = {input_spec.wire_name: input_spec for input_spec in spec.inputs}
+    for wire, property_schema in properties.items():
+        input_spec = by_wire[wire]
+        assert input_spec.required == (isinstance(required, list) and wire in required)
+        entry = tool.inputs[input_spec.name]
+        declared = effective(property_schema, object_schema)
+        texts = [text for text in (declared.get("description"), declared.get("title")) if isinstance(text, str)]
+        assert entry["description"] == next((text for text in texts if text), "")
+        if "default" in declared:
+            assert same_json(entry["default"], declared["default"])
+        if "$ref" not in declared:
+            values = [declared["const"]] if "const" in declared else declared.get("enum")
+            values = [value for value in values if value is not None] if isinstance(values, list) else []
+            if values:
+                assert same_json(entry["enum"], values)
+        if isinstance(declared.get("properties"), dict) and "properties" in entry:
+            assert list(entry["properties"]) == list(declared["properties"])
+
+
+def effective(property_schema: Any, root: dict) -> dict:
+    """A property as a JSON Schema reader sees it: local `$ref`s followed, the nearer keywords winning.
+
+    A `$ref` is left in the result when it cannot be followed (a cycle, a missing definition).
+    """
+    definitions = root.get("$defs") if isinstance(root.get("$defs"), dict) else {}
+    merged: dict = {}
+    node, seen = property_schema, set()
+    while isinstance(node, dict):
+        merged = {**node, **merged}
+        ref = node.get("$ref")
+        if not (isinstance(ref, str) and ref.startswith("#/$defs/")) or ref in seen:
+            break
+        seen.add(ref)
+        node = definitions.get(ref[len("#/$defs/") :])
+        if isinstance(node, dict):
+            del merged["$ref"]
+    return merged
+
+
+def uses_refs(value: Any) -> bool:
+    """Whether `value` holds `$ref`, `$defs` or `definitions` keys anywhere (resolution may rewrite it)."""
+    if isinstance(value, dict):
+        return bool({"$ref", "$defs", "definitions"} & value.keys()) or any(uses_refs(item) for item in value.values())
+    if isinstance(value, list):
+        return any(uses_refs(item) for item in value)
+    return False

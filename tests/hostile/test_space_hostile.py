@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tests.hostile.strategies import hostile_text, json_values, names, printable_source, property_schemas
+from tests.hostile.strategies import hostile_settings, hostile_text, json_values, names, printable_source, property_schemas
 from vendorgen import pipeline
 from vendorgen.errors import VendorgenError
 from vendorgen.sources import space
@@ -17,7 +16,6 @@ from vendorgen.workspace import Workspace
 
 COMPONENTS = ["Textbox", "Number", "Slider", "Checkbox", "Dropdown", "Json", "Image", "Audio", "File"]
 WORKSPACE = Workspace(Path(tempfile.mkdtemp(prefix="vendorgen-hostile-")))  # defaults; nothing is written
-EXAMPLES = int(os.environ.get("VENDORGEN_HYPOTHESIS_EXAMPLES", "150"))
 
 
 @st.composite
@@ -53,7 +51,7 @@ class RecordingClient:
         raise Sent(arguments)
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@hostile_settings
 @given(endpoint=endpoints(), api_name=names)
 @example(endpoint={"description": "x" * 1_000_000, "parameters": [], "returns": []}, api_name="big")
 def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> None:

@@ -24,6 +24,7 @@ import json
 import mimetypes
 import os
 import re
+import socket
 import threading
 import traceback
 from collections.abc import Iterable, Mapping
@@ -184,6 +185,11 @@ class _Fault:
     method: str | None
     code: str | None
     message: str | None
+    breakage: str | None = None  # a BREAKAGES mode instead of an error answer
+
+
+# What `break_next` can do to an answer, as a network or a broken server would.
+BREAKAGES = ("hang", "malformed", "truncated", "cut")
 
 
 class FakeHub:
@@ -356,6 +362,18 @@ class FakeHub:
                 _Fault(re.compile(path_regex), status, times, method and method.upper(), error_code, message)
             )
 
+    def break_next(self, path_regex: str, breakage: str, times: int = 1) -> None:
+        """Break the answer to the next `times` requests whose path matches `path_regex` (as in `fail_next`).
+
+        `hang`: never answer. `malformed`: 200 with a body that is not JSON. `truncated`: the first half of
+        the real answer's body, sent as the whole body. `cut`: the real answer's headers, half its body,
+        then the connection closes.
+        """
+        if breakage not in BREAKAGES:
+            raise ValueError(f"unknown breakage {breakage!r}; one of {BREAKAGES}")
+        with self._lock:
+            self._faults.append(_Fault(re.compile(path_regex), 200, times, None, None, None, breakage))
+
     def clear_faults(self) -> None:
         with self._lock:
             self._faults.clear()
@@ -452,11 +470,17 @@ class _Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         self.query = parse_qs(url.query)
         self.body = self._read_body()
+        self.breakage: str | None = None
         hub = self.hub
         with hub._lock:
             hub.requests.append((method, url.path))
         try:
-            self._apply_faults(method, url.path)
+            self.breakage = self._apply_faults(method, url.path)
+            if self.breakage == "hang":
+                threading.Event().wait()  # never answers; the daemon thread ends with the process
+            if self.breakage == "malformed":
+                self._send(200, b"{'not': json,,", {"Content-Type": "application/json"})
+                return
             route_method = "GET" if method == "HEAD" else method
             for allowed, pattern, name in self.ROUTES:
                 match = pattern.fullmatch(url.path)
@@ -493,7 +517,8 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length else b""
 
-    def _apply_faults(self, method: str, path: str) -> None:
+    def _apply_faults(self, method: str, path: str) -> str | None:
+        """Raise the HubError a fault injects, or return its breakage (None: no fault)."""
         hub = self.hub
         with hub._lock:
             for fault in hub._faults:
@@ -503,7 +528,9 @@ class _Handler(BaseHTTPRequestHandler):
                         hub._faults.remove(fault)
                     break
             else:
-                return
+                return None
+        if fault.breakage is not None:
+            return fault.breakage
         status = fault.status
         message = fault.message or {
             401: _REPO_NOT_FOUND if fault.code == "RepoNotFound" else _INVALID_TOKEN,
@@ -513,15 +540,23 @@ class _Handler(BaseHTTPRequestHandler):
         raise HubError(status, message, code=fault.code)
 
     def _send(self, status: int, body: bytes, headers: Mapping[str, str]) -> None:
+        length = headers.get("Content-Length", str(len(body)))
+        if self.breakage in ("truncated", "cut"):
+            body = body[: len(body) // 2]
+            length = str(len(body)) if self.breakage == "truncated" else length
         self.send_response(status)
         for key, value in headers.items():
             # Header values must be latin-1; a non-ASCII file name would otherwise kill the answer.
-            self.send_header(key, value.encode("latin-1", "replace").decode("latin-1"))
-        if "Content-Length" not in headers:
-            self.send_header("Content-Length", str(len(body)))
+            if key != "Content-Length":
+                self.send_header(key, value.encode("latin-1", "replace").decode("latin-1"))
+        self.send_header("Content-Length", length)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
+        if self.breakage == "cut":
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+            self.close_connection = True
 
     def _send_json(self, status: int, payload: Any, headers: Mapping[str, str] | None = None) -> None:
         body = json.dumps(payload).encode()

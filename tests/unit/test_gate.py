@@ -89,3 +89,28 @@ def test_hostile_schema_text_stays_inside_literals() -> None:
     wire = module.tools[0].inputs[0].wire_name
     assert wire == hostile
     assert tool_class.inputs[module.tools[0].inputs[0].name]["enum"] == [hostile, "b"]
+
+
+def mcp_module_code() -> str:
+    from tests.servers.mcp_many import make_tools
+    from vendorgen.sources import mcp
+
+    tools = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in make_tools(8)]
+    snapshot = {"kind": "mcp", "source": "mcp:http://127.0.0.1:1/mcp", "name": "many",
+                "server": {"transport": "streamable-http", "url": "http://127.0.0.1:1/mcp"},
+                "server_info": {"name": "many", "version": "1"}, "tools": tools}  # fmt: skip
+    return format_source(render_module(mcp.build(snapshot), "0" * 64))
+
+
+@pytest.mark.parametrize("code", [module_for("/describe")[1], mcp_module_code()], ids=["space", "mcp"])
+def test_the_gate_walks_the_same_nodes_as_libcst_children(code: str) -> None:
+    import libcst as cst
+
+    from vendorgen.gate import _children
+
+    stack = [cst.parse_module(code)]
+    while stack:
+        node = stack.pop()
+        children = list(_children(node))
+        assert sorted(map(id, children)) == sorted(map(id, node.children)), type(node).__name__
+        stack.extend(children)

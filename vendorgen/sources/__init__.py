@@ -22,6 +22,7 @@ Heavy client libraries are imported inside `inspect`, never at module level.
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -50,6 +51,20 @@ class AddOptions:
 def replay_options(name: str, **given: Any) -> dict[str, Any]:
     """A snapshot's `options`: the module's name plus the options that were given (see above)."""
     return {"name": name, **{key: value for key, value in given.items() if value}}
+
+
+def seconds_from_env(name: str, default: float) -> float:
+    """A time-out in seconds from the environment variable `name` (unset: `default`); refused unless positive."""
+    text = os.environ.get(name, "")
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise UsageError(f"{name} must be a positive number of seconds, not {text!r}")
+    return value
 
 
 def split_uri(uri: str) -> tuple[str, str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.sources import AddOptions
-from vendorgen.sources.hub import hub_errors
+from vendorgen.sources.hub import bound_hub_requests, hub_errors
 
 
 def members(target: str, options: AddOptions) -> list[str]:
@@ -26,6 +26,7 @@ def members(target: str, options: AddOptions) -> list[str]:
         raise UsageError("--name and --class pick one Space's module and class; vendor that Space with hub:owner/space")
     from huggingface_hub import HfApi  # lazy: only hub/collection sources pay for it
 
+    bound_hub_requests()
     with hub_errors(f"collection {target}"):
         collection = HfApi(token=options.token or None).get_collection(target)
     spaces = sorted({item.item_id for item in collection.items if item.item_type == "space"})

@@ -16,16 +16,19 @@ session (no cache, no retry). A Hub that is down or refuses costs one request.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from vendorgen import naming, schema
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
+from vendorgen.literals import escape_text, python_literal
 from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec, ToolSpec
-from vendorgen.sources import AddOptions
+from vendorgen.sources import AddOptions, seconds_from_env
 from vendorgen.toolfile import REQUIRED, ToolFile
 
 # Unused: a hub module is the author's code, checked verbatim by the gate rather than against an allow-list.
@@ -33,7 +36,9 @@ ALLOWED_IMPORTS: frozenset[str] = frozenset()
 
 TOOL_FILE = "tool.py"
 REQUIREMENTS_FILE = "requirements.txt"
-_TIMEOUT = 30.0  # seconds per request
+# Every request to the Hub fails after this many seconds without an answer; VENDORGEN_HUB_TIMEOUT overrides it.
+DEFAULT_TIMEOUT = 30.0
+TIMEOUT_ENV = "VENDORGEN_HUB_TIMEOUT"
 REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
 # Keys of a smolagents `inputs` entry that InputSpec holds in fields of its own.
 _INPUT_FIELDS = ("type", "description", "default")
@@ -48,17 +53,20 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     repo_id, revision = parse_target(target)
     from huggingface_hub import HfApi  # lazy: only hub/collection sources pay for it
 
+    timeout = bound_hub_requests()
     api = HfApi(token=options.token or None)  # None: the token of `hf auth login`, if any
     space = f"Space {repo_id}" + (f" at revision {revision}" if revision else "")
     with hub_errors(space):
-        info = api.space_info(repo_id, revision=revision, timeout=_TIMEOUT)
+        info = api.space_info(repo_id, revision=revision, timeout=timeout)
         files = sorted(sibling.rfilename for sibling in info.siblings or ())
         if TOOL_FILE not in files:
             raise VendorgenError(
                 f"{space} has no {TOOL_FILE}, so it is not a smolagents tool Space (its files: {', '.join(files) or 'none'})"
             )
-        tool_py = _fetch(api, repo_id, TOOL_FILE, info.sha)
-        requirements_txt = _fetch(api, repo_id, REQUIREMENTS_FILE, info.sha) if REQUIREMENTS_FILE in files else None
+        tool_py = _fetch(api, repo_id, TOOL_FILE, info.sha, timeout)
+        requirements_txt = (
+            _fetch(api, repo_id, REQUIREMENTS_FILE, info.sha, timeout) if REQUIREMENTS_FILE in files else None
+        )
     tool = tool_spec(ToolFile(normal_newlines(tool_py), _label(repo_id)), options.class_name)
     name = naming.python_name(options.name or tool.name)
     return [
@@ -78,9 +86,11 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
 
 def build(snapshot: dict[str, Any]) -> ModuleSpec:
     original = normal_newlines(snapshot["tool_py"])
-    tool = tool_spec(ToolFile(original, _label(snapshot["repo_id"])), snapshot["class_name"])
+    label = _label(snapshot["repo_id"])
+    check_visible(original, label)
+    tool = tool_spec(ToolFile(original, label), snapshot["class_name"])
     return ModuleSpec(
-        name=snapshot["name"],
+        name=naming.python_name(snapshot["name"]),  # a file name and a word of the header: never raw
         kind="hub",
         source=snapshot["source"],
         revision=snapshot["revision"],
@@ -103,6 +113,22 @@ def normal_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def check_visible(text: str, label: str) -> None:
+    """Refuse a character that makes code read differently than it runs (Trojan Source: bidi controls,
+    zero-width and separator characters) or that a terminal acts on. The file is vendored as it is, so
+    it cannot be escaped the way remote text in generated code is. Tabs and spaces are fine."""
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.isprintable():
+            continue
+        for column, char in enumerate(line, 1):
+            if not (char.isprintable() or char == "\t" or unicodedata.category(char) == "Zs"):
+                shown = " ".join(filter(None, [f"U+{ord(char):04X}", unicodedata.name(char, "")]))
+                raise SchemaError(
+                    f"{label} line {number}, column {column}: {shown} is a control or invisible character that"
+                    " can hide what the code does; a vendored file is kept as it is, so it is refused"
+                )
+
+
 def parse_requirements(text: str | None) -> tuple[str, ...]:
     """The requirement lines of a requirements.txt, comments and blank lines left out."""
     lines = []
@@ -118,6 +144,10 @@ def tool_spec(file: ToolFile, class_name: str | None) -> ToolSpec:
     chosen = file.choose(class_name)
     attributes = file.attributes(chosen)
     where = f"{file.label}: {chosen}"
+    try:
+        python_literal(attributes)  # what no JSON or UTF-8 text carries: a lone surrogate escape, a non-string key
+    except (SchemaError, ValueError) as exc:
+        raise SchemaError(f"{where}: {exc}") from None
     name, description, inputs, output_type = (attributes[key] for key in REQUIRED)
     if not isinstance(name, str) or not name.isidentifier() or naming.python_name(name) != name:
         raise SchemaError(f"{where}.name {name!r} is not a Python identifier (smolagents requires one)")
@@ -144,7 +174,7 @@ def tool_spec(file: ToolFile, class_name: str | None) -> ToolSpec:
 
 def _input(where: str, key: Any, entry: Any) -> InputSpec:
     """An InputSpec whose `smolagents_input()` equals `entry`: every key it has no field for is kept in `schema`."""
-    if not isinstance(key, str) or naming.parameter_name(key) != key:
+    if not isinstance(key, str) or not naming.is_parameter(key):
         raise SchemaError(f"{where}.inputs: {key!r} is not a usable Python parameter name")
     types = entry.get("type") if isinstance(entry, dict) else None
     kinds = types if isinstance(types, list) else [types]
@@ -176,13 +206,26 @@ def _input(where: str, key: Any, entry: Any) -> InputSpec:
     )
 
 
-def _fetch(api: Any, repo_id: str, filename: str, sha: str) -> str:
+def bound_hub_requests() -> float:
+    """The time-out of a request to the Hub, made the default of huggingface_hub's shared HTTP session.
+
+    Calls that pass no `timeout` at all (get_collection) then fail when the Hub does not answer,
+    instead of waiting forever; an explicit `timeout=None` still waits forever.
+    """
+    from huggingface_hub.utils import get_session
+
+    timeout = seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
+    get_session().timeout = timeout
+    return timeout
+
+
+def _fetch(api: Any, repo_id: str, filename: str, sha: str, timeout: float) -> str:
     """One file of the Space at commit `sha`: a single GET, never retried, never cached."""
     from huggingface_hub import hf_hub_url
     from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status
 
     url = hf_hub_url(repo_id, filename, repo_type="space", revision=sha, endpoint=api.endpoint)
-    response = get_session().get(url, headers=build_hf_headers(token=api.token), timeout=_TIMEOUT)
+    response = get_session().get(url, headers=build_hf_headers(token=api.token), timeout=timeout)
     hf_raise_for_status(response)
     served = response.headers.get("X-Repo-Commit")
     if served and served != sha:
@@ -194,7 +237,7 @@ def _fetch(api: Any, repo_id: str, filename: str, sha: str) -> str:
 
 
 def _label(repo_id: str) -> str:
-    return f"{TOOL_FILE} of {repo_id}"
+    return f"{TOOL_FILE} of {escape_text(repo_id)}"
 
 
 @contextmanager
@@ -253,10 +296,17 @@ def hub_errors(what: str) -> Iterator[None]:
         raise VendorgenError(f"the Hub at {endpoint} answered HTTP {status} for {what}: {message}") from None
     except OfflineModeIsEnabled:
         raise SourceUnreachable(f"HF_HUB_OFFLINE is set, so {what} cannot be read from the Hub") from None
+    except json.JSONDecodeError as exc:
+        raise SourceUnreachable(f"the Hub at {endpoint} sent {what} as malformed JSON: {_first_line(exc)}") from None
     except Exception as exc:
         # The HTTP client's connection errors: httpx2 under huggingface_hub 2.x, httpx under 1.x.
-        transport = tuple(module.TransportError for name in ("httpx2", "httpx") if (module := sys.modules.get(name)))
-        if not isinstance(exc, transport):
+        clients = [module for name in ("httpx2", "httpx") if (module := sys.modules.get(name))]
+        if isinstance(exc, tuple(client.TimeoutException for client in clients)):
+            raise SourceUnreachable(
+                f"no answer from the Hub at {endpoint} for {what} within"
+                f" {seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT):g} s (set {TIMEOUT_ENV} to wait longer)"
+            ) from None
+        if not isinstance(exc, tuple(client.TransportError for client in clients)):
             raise
         raise SourceUnreachable(f"cannot reach the Hub at {endpoint} for {what}: {_first_line(exc)}") from None
 

@@ -53,11 +53,12 @@ _RETURNS = {str: ("string", "str"), int: ("integer", "int"), float: ("number", "
 def parse_target(target: str) -> tuple[str, str]:
     """`pkg.module:attr` -> (`pkg.module`, `attr`), both checked to be plain dotted identifiers."""
     module, sep, attr = target.rpartition(":")
+    shown = escape_text(target)  # an error is one printable line, whatever the target holds
     if not sep or not module or not attr:
-        raise UsageError(f"langchain:{target} should be langchain:<module>:<attr>, e.g. langchain:my_agent.tools:search")
+        raise UsageError(f"langchain:{shown} should be langchain:<module>:<attr>, e.g. langchain:my_agent.tools:search")
     for part in (*module.split("."), attr):
         if not (part.isidentifier() and part.isascii()) or keyword.iskeyword(part):
-            raise UsageError(f"langchain:{target}: {part!r} is not a Python identifier")
+            raise UsageError(f"langchain:{shown}: {part!r} is not a Python identifier")
     return module, attr
 
 
@@ -67,7 +68,9 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             raise UsageError(f"{flag} does not apply to langchain: sources")
     module_name, attr = parse_target(target)
     module = _import(module_name)
-    if not hasattr(module, attr):
+    try:
+        value = getattr(module, attr)
+    except AttributeError:
         found = sorted(
             name
             for name, value in vars(module).items()
@@ -76,15 +79,17 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             and (not isinstance(value, type) or value.__module__ == module_name)  # not imported classes
         )
         hint = f"; it has {', '.join(found)}" if found else ""
-        raise UsageError(f"{module_name} has no attribute {attr}{hint}")
-    shape, tools = tools_of(getattr(module, attr), f"{module_name}:{attr}")
+        raise UsageError(f"{module_name} has no attribute {attr}{hint}") from None
+    except Exception as exc:  # a module-level __getattr__ that fails
+        raise VendorgenError(f"reading {module_name}:{attr} failed: {type(exc).__name__}: {_line(exc)}") from None
+    shape, tools = tools_of(value, f"{module_name}:{attr}")
     names = [tool.name for tool in tools]
     if len(set(names)) != len(names):
         twice = sorted({name for name in names if names.count(name) > 1})
         raise SchemaError(f"{module_name}:{attr} gives several tools named {', '.join(twice)}")
     if options.tools:
         tools = _select(tools, options.tools, options.prefix, f"{module_name}:{attr}")
-    described = [describe(tool) for tool in tools]
+    described = [_described(tool) for tool in tools]
     single = len(described) == 1
     if options.name:
         name = naming.python_name(options.name)
@@ -117,13 +122,13 @@ def _import(module_name: str) -> Any:
     try:
         return importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
-        if exc.name and module_name.startswith(exc.name):
+        if exc.name and (module_name == exc.name or module_name.startswith(exc.name + ".")):
             raise UsageError(
                 f"cannot import {module_name}: no module {exc.name} here (run vendorgen where your code imports from,"
                 " or set PYTHONPATH)"
             ) from None
         raise VendorgenError(f"importing {module_name} failed: {type(exc).__name__}: {exc}") from None
-    except Exception as exc:  # the user's module raised while importing
+    except (Exception, SystemExit) as exc:  # the user's module raised (or exited) while importing
         raise VendorgenError(f"importing {module_name} failed: {type(exc).__name__}: {exc}") from None
     finally:
         if added:
@@ -154,7 +159,10 @@ def tools_of(value: Any, where: str, depth: int = 0) -> tuple[str, list[Any]]:
     if isinstance(value, BaseTool):
         return "tool", [value]
     if isinstance(value, BaseToolkit):
-        return "toolkit", list(value.get_tools())
+        try:
+            return "toolkit", list(value.get_tools())
+        except Exception as exc:
+            raise VendorgenError(f"{where}.get_tools() failed: {type(exc).__name__}: {_line(exc)}") from None
     if isinstance(value, type) and issubclass(value, (BaseTool, BaseToolkit)):
         try:
             built = value()
@@ -198,6 +206,18 @@ def _select(tools: list[Any], wanted: tuple[str, ...], prefix: str, where: str) 
         if by_name[name] not in chosen:
             chosen.append(by_name[name])
     return chosen
+
+
+def _described(tool: Any) -> dict[str, Any]:
+    """`describe(tool)`; the tool's own code failing on the way (a schema property) is one error line."""
+    try:
+        return describe(tool)
+    except VendorgenError:
+        raise
+    except Exception as exc:
+        raise SchemaError(
+            f"reading the arguments of tool {tool.name!r} failed: {type(exc).__name__}: {_line(exc)}"
+        ) from None
 
 
 def describe(tool: Any) -> dict[str, Any]:
@@ -267,7 +287,8 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
         raise SchemaError(f"unknown LangChain object shape {snapshot.get('shape')!r}")
     tools = []
     for raw in snapshot["tools"]:
-        name = snapshot.get("tool_name") or tool_name(raw["name"], snapshot.get("prefix", ""))
+        given = snapshot.get("tool_name")  # --name; an edited snapshot may hold anything
+        name = naming.python_name(given) if given else tool_name(raw["name"], snapshot.get("prefix", ""))
         tools.append(_tool(raw, name))
     return ModuleSpec(
         name=naming.python_name(snapshot["name"]),
@@ -295,7 +316,7 @@ def _tool(raw: Mapping[str, Any], name: str) -> ToolSpec:
     return ToolSpec(
         name=name,
         class_name=naming.class_name(name),
-        description=inspect_module.cleandoc(description) if description.strip() else f"The {lc_name} tool.",
+        description=schema.description_text(description) if description.strip() else f"The {lc_name} tool.",
         endpoint=lc_name,
         inputs=inputs,
         outputs=(OutputSpec("result", kind, annotation, "what the LangChain tool returns"),),

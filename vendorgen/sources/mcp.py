@@ -40,7 +40,7 @@ from vendorgen import naming, schema
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
 from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
-from vendorgen.sources import AddOptions, replay_options
+from vendorgen.sources import AddOptions, replay_options, seconds_from_env
 
 ALLOWED_IMPORTS = frozenset(
     {
@@ -149,7 +149,7 @@ def _url(url: str) -> str:
 
 def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     server = parse_target(target, options)
-    info, raw_tools = list_tools(server, _timeout())
+    info, raw_tools = list_tools(server, seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT))
     tools = [tool for tool in raw_tools if isinstance(tool, dict)]
     names = [tool.get("name") for tool in tools]
     duplicates = sorted({name for name in names if names.count(name) > 1}, key=str)
@@ -176,19 +176,6 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             "options": again,
         }
     ]
-
-
-def _timeout() -> float:
-    text = os.environ.get(TIMEOUT_ENV, "")
-    if not text:
-        return DEFAULT_TIMEOUT
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0:
-        raise UsageError(f"{TIMEOUT_ENV} must be a positive number of seconds, not {text!r}")
-    return value
 
 
 def _select(tools: list[dict[str, Any]], wanted: tuple[str, ...], prefix: str) -> list[dict[str, Any]]:
@@ -318,11 +305,16 @@ def _client_log() -> Iterator[_Recorder]:
 
 
 def _first_problem(records: list[logging.LogRecord]) -> str:
-    """The first problem the mcp client logged, in a few words: it explains what otherwise reads as a time-out."""
+    """The first error the mcp client logged (a message it could not parse), in a few words.
+
+    It explains what otherwise reads as a time-out; a logged time-out adds nothing to that.
+    """
     for record in records:
+        error = record.exc_info[1] if record.exc_info else None
+        if record.levelno < logging.ERROR or type(error).__name__.endswith("Timeout"):
+            continue
         problem = record.getMessage()
-        if record.exc_info and record.exc_info[1] is not None:
-            error = record.exc_info[1]
+        if error is not None:
             lines = str(error).strip().splitlines()[:2]  # pydantic's third line is a link
             problem += f" ({type(error).__name__}: {' '.join(' '.join(lines).split())})"
         return escape_text(problem if len(problem) <= 300 else problem[:300] + "...")
@@ -369,6 +361,8 @@ def _failure(where: str, server: Mapping[str, Any], exc: BaseException, timeout:
         return f"the MCP server {where} refused: {text}"
     if name in ("RemoteProtocolError", "ReadError", "WriteError", "NetworkError"):
         return f"the connection to {where} broke: {text or name}"
+    if logged and name in ("BrokenResourceError", "ClosedResourceError"):
+        return no_answer  # the client gave up waiting while the server still sent what it could not read
     return f"cannot read the tools of the MCP server {where}: {name}: {text}"
 
 
@@ -422,6 +416,12 @@ def _inspection_class() -> type:
             core.ClientSession = RecordingSession
             try:
                 return await super().__aenter__()
+            except BaseException:
+                # MCPAdapt leaves the connections open when listing fails (a server that dies or hangs
+                # on a later page): close them here, in this task, not in asyncio's finalizer.
+                if hasattr(self, "_ctxmanager"):
+                    await self._ctxmanager.aclose()
+                raise
             finally:
                 core.ClientSession = original
 

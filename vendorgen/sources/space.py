@@ -27,6 +27,9 @@ ALLOWED_IMPORTS = frozenset(
     }
 )
 
+# Keyword parameters of gradio_client's `Client.predict` itself: an app parameter with one of
+# these names cannot be sent by keyword (it would be taken as predict's own argument).
+_PREDICT_KEYWORDS = ("self", "api_name", "fn_index", "headers")
 # Components whose value is a file: sent through handle_file, as smolagents type.
 _FILE_COMPONENTS = {"Image": "image", "Audio": "audio"}
 _FILE_NOTE = {
@@ -113,6 +116,11 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     if not isinstance(endpoint, Mapping):
         raise SchemaError(f"endpoint {api_name} is not described by an object")
     inputs = schema.order_inputs([_input(parameter, index) for index, parameter in enumerate(endpoint.get("parameters") or [])])
+    if clashes := [spec.wire_name for spec in inputs if spec.wire_name in _PREDICT_KEYWORDS]:
+        raise SchemaError(
+            f"endpoint {api_name!r}: gradio_client cannot send the parameter {clashes[0]!r} by name"
+            f" (Client.predict takes {', '.join(_PREDICT_KEYWORDS[1:])} itself)"
+        )
     returns = endpoint.get("returns") or []
     outputs = tuple(_output(value, index, alone=len(returns) == 1) for index, value in enumerate(returns))
     name = snapshot["name"]

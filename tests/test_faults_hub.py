@@ -1,0 +1,65 @@
+"""Faults of a Hub source: one error line, exit 2, the project as it was, in bounded time.
+
+The loopback Hub (tests/servers/fakehub.py) breaks single answers; tests/test_hub_source.py
+already covers 401/403/404/500 answers, a rejected token and connection refused.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Project
+from tests.servers.fakehub import FakeHub
+from tests.test_hub_source import SPACE, add, env, tool_space
+
+TIMEOUT = {"VENDORGEN_HUB_TIMEOUT": "2"}
+UNREACHABLE = "http://255.255.255.255:9"  # the kernel refuses the route at once: no packet leaves the machine
+SPACE_INFO, DOWNLOAD = r"^/api/spaces/", r"/resolve/"
+
+# (path broken, how) -> what the error line says
+CASES = {
+    (SPACE_INFO, "hang"): "no answer from the Hub at http://127.0.0.1:",
+    (SPACE_INFO, "malformed"): f"sent Space {SPACE} as malformed JSON",
+    (SPACE_INFO, "truncated"): f"sent Space {SPACE} as malformed JSON",
+    (SPACE_INFO, "cut"): "peer closed connection without sending complete message body",
+    (DOWNLOAD, "hang"): "no answer from the Hub at http://127.0.0.1:",
+    (DOWNLOAD, "cut"): "peer closed connection without sending complete message body",  # tool.py cut short
+}
+
+
+def one_error_line(result, message: str) -> None:
+    assert result.exit_code == 2, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and message in errors[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.fixture
+def vendored_once(fakehub: FakeHub, project: Project) -> dict[str, bytes]:
+    """A project that already vendored a Space: every failure below must leave it exactly as it is."""
+    tool_space(fakehub, repo_id="tester/first")
+    assert add(fakehub, project, "hub:tester/first", "--trust", "--name", "first").exit_code == 0
+    tool_space(fakehub)
+    return project.snapshot()
+
+
+@pytest.mark.parametrize(("path", "breakage"), list(CASES))
+def test_a_broken_answer_fails_cleanly(
+    fakehub: FakeHub, project: Project, vendored_once: dict[str, bytes], path: str, breakage: str
+) -> None:
+    fakehub.break_next(path, breakage, times=10)  # persistent: a retry would meet the same answer
+    result = project.run("add", f"hub:{SPACE}", "--trust", env={**env(fakehub, project), **TIMEOUT}, timeout=60)
+    one_error_line(result, CASES[path, breakage])
+    assert project.snapshot() == vendored_once
+
+
+def test_an_unreachable_host(project: Project) -> None:
+    before = project.snapshot()
+    result = project.run("add", f"hub:{SPACE}", "--trust", env={"HF_ENDPOINT": UNREACHABLE, **TIMEOUT}, timeout=60)
+    one_error_line(result, f"cannot reach the Hub at {UNREACHABLE} for Space {SPACE}")
+    assert project.snapshot() == before
+
+
+def test_a_bad_timeout_setting(project: Project) -> None:
+    result = project.run("add", f"hub:{SPACE}", "--trust", env={"VENDORGEN_HUB_TIMEOUT": "never"})
+    one_error_line(result, "VENDORGEN_HUB_TIMEOUT must be a positive number of seconds, not 'never'")
