@@ -63,3 +63,23 @@ def test_an_unreachable_host(project: Project) -> None:
 def test_a_bad_timeout_setting(project: Project) -> None:
     result = project.run("add", f"hub:{SPACE}", "--trust", env={"VENDORGEN_HUB_TIMEOUT": "never"})
     one_error_line(result, "VENDORGEN_HUB_TIMEOUT must be a positive number of seconds, not 'never'")
+
+
+@pytest.mark.parametrize("breakage", ["hang", "malformed"])
+def test_a_space_by_name_fails_cleanly_when_the_hub_misbehaves(
+    fakehub: FakeHub, project: Project, breakage: str
+) -> None:
+    """`space:owner/name` asks the Hub where the Space runs; gradio_client would wait on it forever."""
+    fakehub.add_space("tester/app", {"app.py": b"import gradio\n"})
+    fakehub.break_next(SPACE_INFO, breakage, times=10)
+    before = project.snapshot()
+    result = project.run("add", "space:tester/app", env={**env(fakehub, project), **TIMEOUT}, timeout=60)
+    one_error_line(result, "the Hub at http://127.0.0.1:" if breakage == "hang" else "malformed JSON")
+    assert project.snapshot() == before
+
+
+def test_a_space_by_name_with_the_hub_unreachable(project: Project) -> None:
+    before = project.snapshot()
+    result = project.run("add", "space:tester/app", env={"HF_ENDPOINT": UNREACHABLE, **TIMEOUT}, timeout=60)
+    one_error_line(result, f"cannot reach the Hub at {UNREACHABLE}")
+    assert project.snapshot() == before

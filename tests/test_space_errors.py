@@ -91,6 +91,12 @@ def test_a_module_from_another_source_is_not_overwritten(project: Project, gradi
     fails_cleanly(project, ["add", f"space:{other}", "--api-name", "/convert"], 2, "already vendored from space:")
 
 
+def test_another_endpoint_under_the_same_name_is_refused(project: Project, gradio_app: str) -> None:
+    assert project.run("add", f"space:{gradio_app}", "--api-name", "/convert", "--name", "tool").exit_code == 0
+    fails_cleanly(project, ["add", f"space:{gradio_app}", "--api-name", "/stats", "--name", "tool"], 2,
+                  "'tool' already vendors /convert")  # fmt: skip
+
+
 def test_unknown_source_kind(project: Project) -> None:
     fails_cleanly(project, ["add", "ftp:somewhere"], 2, "unknown source")
 

@@ -154,6 +154,11 @@ def _check_target(
         raise UsageError(f"{path} belongs to the vendored module {entry.name!r}")
     if entry.source != module.source:
         raise UsageError(f"{name!r} is already vendored from {entry.source}; pick another --name")
+    if dropped := [endpoint for endpoint in entry.endpoints if endpoint not in module.endpoints]:
+        raise UsageError(
+            f"{name!r} already vendors {', '.join(dropped)} from {entry.source}, which this would drop;"
+            f" pick another --name, or `vendorgen remove {name}` first"
+        )
     if target.exists() and sha256_text(target.read_text(encoding="utf-8")) != entry.sha256:
         raise UsageError(f"{path} has local edits; use `vendorgen update {name}` to merge them")
 

@@ -40,6 +40,10 @@ _FILE_NOTE = {
 
 
 def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
+    if not target.startswith(("http://", "https://")) and target.count("/") != 1:
+        raise UsageError(f"space:{target} is neither owner/name nor an http(s) URL")
+    # First, because it is bounded: gradio_client looks a Space up on the Hub with no time-out.
+    revision = _revision(target, options.token)
     api = _view_api(target, options.token)
     endpoints = api.get("named_endpoints") or {}
     if not endpoints:
@@ -60,7 +64,6 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
         prefix = f"{options.name}_"
     else:
         prefix = ""
-    revision = _revision(target, options.token)
     snapshots = []
     for api_name in chosen:
         wanted = options.name if options.name and len(chosen) == 1 else prefix + naming.python_name(api_name)
@@ -81,8 +84,6 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
 
 
 def _view_api(target: str, token: str | None) -> dict[str, Any]:
-    if not target.startswith(("http://", "https://")) and target.count("/") != 1:
-        raise UsageError(f"space:{target} is neither owner/name nor an http(s) URL")
     from gradio_client import Client  # heavy; only `add space:` pays for it
 
     try:
@@ -99,15 +100,16 @@ def _view_api(target: str, token: str | None) -> dict[str, Any]:
 
 
 def _revision(target: str, token: str | None) -> str:
-    """The Space's commit sha when it is a Hub Space; a URL has none."""
+    """The Space's commit sha when it is a Hub Space (a URL has none); the Hub's errors as hub: gives them."""
     if target.startswith(("http://", "https://")):
         return ""
     from huggingface_hub import HfApi
 
-    try:
-        return HfApi().space_info(target, token=token or os.environ.get("HF_TOKEN")).sha or ""
-    except Exception:  # the app answered; its revision is only provenance
-        return ""
+    from vendorgen.sources.hub import bound_hub_requests, hub_errors
+
+    with hub_errors(f"the Space {target}"):
+        info = HfApi().space_info(target, token=token or os.environ.get("HF_TOKEN"), timeout=bound_hub_requests())
+    return info.sha or ""
 
 
 def build(snapshot: dict[str, Any]) -> ModuleSpec:
