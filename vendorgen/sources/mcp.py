@@ -366,11 +366,25 @@ def _failure(where: str, server: Mapping[str, Any], exc: BaseException, timeout:
     return f"cannot read the tools of the MCP server {where}: {name}: {text}"
 
 
+# Errors that only say a stream was torn down after something else went wrong (a time-out...).
+_AFTERMATH = ("BrokenResourceError", "ClosedResourceError", "EndOfStream", "CancelledError")
+
+
 def _leaf(exc: BaseException) -> BaseException:
-    """The first real error inside (nested) exception groups."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
+    """The cause inside (nested) exception groups: the first error that is not the aftermath of another.
+
+    Which of a task group's errors comes first is a race, so the order alone cannot be trusted.
+    """
+    leaves = list(_leaves(exc))
+    return next((leaf for leaf in leaves if type(leaf).__name__ not in _AFTERMATH), leaves[0])
+
+
+def _leaves(exc: BaseException) -> Iterator[BaseException]:
+    if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        for inner in exc.exceptions:
+            yield from _leaves(inner)
+    else:
+        yield exc
 
 
 def _raw_adapter() -> Any:
