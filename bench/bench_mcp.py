@@ -3,9 +3,9 @@
 Run: .venv/bin/python bench/bench_mcp.py   (starts tests/servers/mcp_many.py over stdio and
 streamable-http on loopback; takes about a minute and a half)
 
-1. `vendorgen add` of a 200-tool server, whole process, against `black` formatting the
-   same rendered file, whole process; then the same work in-process, phase by phase,
-   against `black.format_str` on the same text.
+1. `vendorgen add` of a 200-tool server, whole process, against `black --fast` formatting
+   the same rendered file, whole process; then the same work in-process, phase by phase,
+   and the format phase as one piece against two at once.
 2. Median latency of one tool call: the vendored tool, the same tool through smolagents'
    `ToolCollection.from_mcp` (mcpadapt), a raw persistent `mcp.ClientSession`, and a new
    session per call.
@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
+import importlib.util
 import os
 import statistics
 import subprocess
@@ -24,7 +26,9 @@ import tempfile
 import threading
 import time
 import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from _common import REPO, interleaved_medians, median_seconds, ms, row, section, times, verdict
 
@@ -36,12 +40,22 @@ warnings.filterwarnings("ignore")
 
 COUNT = 200
 CALLS = 200
+BLOCKS = 10
 STDIO = ["-m", "tests.servers.mcp_many", "stdio", "--count", str(COUNT)]
 SOURCE = "mcp:stdio:python " + " ".join(STDIO)
 VENDOR_RUNS = 5
 # `vendorgen add` formats with black's defaults but for the line length (99) and target;
 # it skips black's own safety checks (`--fast`): the gate parses and compiles the result.
-BLACK = [str(REPO / ".venv" / "bin" / "black"), "--quiet", "--fast", "--line-length", "99", "--target-version", "py311", "-"]
+BLACK = [
+    str(REPO / ".venv" / "bin" / "black"),
+    "--quiet",
+    "--fast",
+    "--line-length",
+    "99",
+    "--target-version",
+    "py311",
+    "-",
+]
 VENDOR_TARGET = 1.5
 TOOL = "tool_0000_str"
 ARGUMENTS = {"text": "hello"}
@@ -59,7 +73,24 @@ def children() -> set[int]:
 
 
 def vendoring(project: Path) -> None:
-    rendered = phases(project)
+    """`vendorgen add` of the server against black on the same file, then where its time goes."""
+    rendered, phase_seconds = phases(project)
+    anchor = whole_process(rendered)
+    total = sum(phase_seconds.values())
+    for phase, seconds in phase_seconds.items():
+        row(f"in-process, one run: {phase}", ms(seconds), anchor=f"{seconds / total:.0%} of the phases")
+    row("in-process: all phases", ms(total), anchor=f"{times(total / anchor)} `black --fast`")
+    offline = total - next(iter(phase_seconds.values()))
+    row(
+        "in-process: all but inspect (regenerating from the snapshot)",
+        ms(offline),
+        anchor=f"{times(offline / anchor)} `black --fast`",
+    )
+    formatting(rendered)
+
+
+def whole_process(rendered: str) -> float:
+    """The target: `vendorgen add` against `black --fast` on its rendered file, both whole processes; returns black's time."""
     with tempfile.TemporaryDirectory() as directory:
         runs = iter(range(VENDOR_RUNS))
 
@@ -76,16 +107,17 @@ def vendoring(project: Path) -> None:
 
         medians = interleaved_medians({"add": add, "black": black}, repeat=VENDOR_RUNS)
     ratio = medians["add"] / medians["black"]
-    row(f"`black --fast` on the rendered file, whole process (median of {VENDOR_RUNS}): the anchor", ms(medians["black"]))
+    row(
+        f"`black --fast` on the rendered file, whole process (median of {VENDOR_RUNS}): the anchor",
+        ms(medians["black"]),
+    )
     row(f"`vendorgen add` of the {COUNT}-tool server, whole process (median of {VENDOR_RUNS})", ms(medians["add"]),
         f"<= {VENDOR_TARGET}x black", verdict(ratio <= VENDOR_TARGET), f"{times(ratio)} `black --fast` on the same file")  # fmt: skip
+    return medians["black"]
 
 
-def phases(project: Path) -> str:
-    """The work of `add`, in-process and phase by phase; returns the rendered (unformatted) text."""
-    import black
-
-    from vendorgen import formatter
+def phases(project: Path) -> tuple[str, dict[str, float]]:
+    """The work of `add`, in-process, timed phase by phase: the rendered (unformatted) text and the times."""
     from vendorgen.formatter import format_source
     from vendorgen.gate import check_module
     from vendorgen.pipeline import snapshot_text
@@ -106,7 +138,9 @@ def phases(project: Path) -> str:
     phase_seconds["render (Jinja2)"] = time.perf_counter() - start
     start = time.perf_counter()
     code = format_source(rendered, 99)
-    phase_seconds["format (black; in pieces at once if CPUs are idle)"] = time.perf_counter() - start
+    phase_seconds[f"format (black; one piece per CPU at once; {code.count(chr(10)):,} lines)"] = (
+        time.perf_counter() - start
+    )
     start = time.perf_counter()
     check_module(code, module, mcp.ALLOWED_IMPORTS)
     phase_seconds["gate (libcst)"] = time.perf_counter() - start
@@ -115,145 +149,185 @@ def phases(project: Path) -> str:
     with workspace.mutex():  # the module and its snapshot, durably, as `add` writes them
         workspace.commit({f"tools/{module.name}.py": code, f"{SCHEMAS_DIR}/many.json": snapshot_text(snapshot)}, [])
     phase_seconds["write (files, snapshot, lock)"] = time.perf_counter() - start
-    total = sum(phase_seconds.values())
-    mode = black.Mode(line_length=99, target_versions={black.TargetVersion.PY311})
-    alone = median_seconds(lambda: black.format_str(rendered, mode=mode), repeat=3)
-    for phase, seconds in phase_seconds.items():
-        row(f"in-process, one run: {phase}", ms(seconds), anchor=f"{seconds / total:.0%} of the phases")
-    row(f"in-process: all phases ({code.count(chr(10)):,} lines of generated code)", ms(total),
-        anchor=f"{times(total / alone)} `black.format_str`")  # fmt: skip
-    offline = total - next(iter(phase_seconds.values()))
-    row("in-process: all but inspect (what regenerating from the snapshot costs)", ms(offline),
-        anchor=f"{times(offline / alone)} `black.format_str`")  # fmt: skip
-    row("`black.format_str` on the same text, in-process (median of 3)", ms(alone))
+    return rendered, phase_seconds
+
+
+def formatting(rendered: str) -> None:
+    """The format phase as a whole file in this process against two pieces at once, one in a forked process."""
+    from vendorgen import formatter
+
+    whole = median_seconds(lambda: formatter.format_piece(rendered, 99), repeat=3)
     pieces = formatter.split_source(rendered, 2)
     parallel = median_seconds(lambda: formatter.join_pieces(formatter.format_in_parallel(pieces, 99)), repeat=3)
-    row(f"the same text in {len(pieces)} pieces, one of them forked, whatever the load (median of 3)", ms(parallel),
-        anchor=f"{times(parallel / alone)} `black.format_str`")  # fmt: skip
-    return rendered
+    row("format the whole file in this process (median of 3)", ms(whole))
+    row(f"format it in {len(pieces)} pieces at once, one in a forked process (median of 3)", ms(parallel),
+        anchor=f"{times(parallel / whole)} the whole file")  # fmt: skip
 
 
 def latency(project: Path, http_url: str) -> None:
-    sys.path.insert(0, str(project / "tools"))
-    import many
-
-    from mcp import ClientSession, StdioServerParameters
+    """One call, every way: each client keeps its connection while all are measured in turn."""
+    from mcp import StdioServerParameters
     from mcp.client.stdio import stdio_client
     from mcp.client.streamable_http import streamable_http_client
     from smolagents import ToolCollection
 
     params = StdioServerParameters(command=sys.executable, args=STDIO, env={"PYTHONPATH": str(REPO)})
+    with contextlib.ExitStack() as stack:
+        collection = stack.enter_context(
+            ToolCollection.from_mcp(params, trust_remote_code=True, structured_output=False)
+        )
+        mcpadapt_tool = {tool.name: tool for tool in collection.tools}[TOOL]
+        http_server = {"name": "vendorgen-many", "version": "", "transport": "streamable-http", "url": http_url}
+        clients = {
+            "vendored tool (stdio)": timed_calls(stack.enter_context(vendored_tool(project, {}))),
+            "ToolCollection.from_mcp / mcpadapt (stdio)": timed_calls(lambda: mcpadapt_tool(**ARGUMENTS)),
+            "raw persistent ClientSession (stdio), called in its loop": stack.enter_context(in_its_loop(lambda: stdio_client(params))),
+            "raw persistent ClientSession (stdio), called from a synchronous caller":
+                stack.enter_context(from_a_thread(lambda: stdio_client(params))),
+            "vendored tool (streamable-http)": timed_calls(stack.enter_context(vendored_tool(project, http_server))),
+            "raw persistent ClientSession (streamable-http), called in its loop":
+                stack.enter_context(in_its_loop(lambda: streamable_http_client(http_url))),
+        }  # fmt: skip
+        results = interleaved_blocks(clients)
+    for label, seconds in results.items():
+        row(f"one call to {TOOL} (median of {CALLS}): {label}", ms(seconds, 2))
+    per_call = {
+        "stdio": asyncio.run(new_session_per_call(lambda: stdio_client(params), 10)),
+        "streamable-http": asyncio.run(new_session_per_call(lambda: streamable_http_client(http_url), 20)),
+    }
+    row(
+        f"one call to {TOOL} (median of 10): new session per call, stdio (the server starts each time)",
+        ms(per_call["stdio"], 2),
+    )
+    row(f"one call to {TOOL} (median of 20): new session per call, streamable-http", ms(per_call["streamable-http"], 2))
+    for transport, new_session in per_call.items():
+        vendored = results[f"vendored tool ({transport})"]
+        raw = results[f"raw persistent ClientSession ({transport}), called in its loop"]
+        row(f"vendored tool call ({transport}) vs a raw persistent session", ms(vendored, 2), "<= 1.1x raw",
+            verdict(vendored / raw <= 1.1), f"{times(vendored / raw)} raw `call_tool` in its loop")  # fmt: skip
+        row(f"vendored tool call ({transport}) vs a new session per call", ms(vendored, 2), ">= 10x faster",
+            verdict(new_session / vendored >= 10), f"{times(new_session / vendored)} faster than a new session")  # fmt: skip
+    vendored = results["vendored tool (stdio)"]
+    synchronous = results["raw persistent ClientSession (stdio), called from a synchronous caller"]
+    row("vendored tool call (stdio) vs a raw session called as a sync tool must", ms(vendored, 2),
+        anchor=f"{times(vendored / synchronous)} raw `call_tool` from another thread")  # fmt: skip
+    mcpadapt = results["ToolCollection.from_mcp / mcpadapt (stdio)"]
+    row("vendored tool call (stdio) vs `ToolCollection.from_mcp`", ms(vendored, 2),
+        anchor=f"{times(vendored / mcpadapt)} the mcpadapt tool")  # fmt: skip
 
-    def samples(call, n: int) -> float:
-        call()  # warm up: connect
+
+def interleaved_blocks(clients: dict[str, Callable[[int], list[float]]]) -> dict[str, float]:
+    """Median seconds per call of each client: CALLS calls each, in BLOCKS turns, so that load drift hits all alike."""
+    samples: dict[str, list[float]] = {name: [] for name in clients}
+    for block in clients.values():
+        block(1)  # connect, warm up
+    for _ in range(BLOCKS):
+        for name, block in clients.items():
+            samples[name] += block(CALLS // BLOCKS)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def timed_calls(call: Callable[[], object]) -> Callable[[int], list[float]]:
+    def block(count: int) -> list[float]:
         timings = []
-        for _ in range(n):
+        for _ in range(count):
             start = time.perf_counter()
             call()
             timings.append(time.perf_counter() - start)
-        return statistics.median(timings)
+        return timings
 
-    results: dict[str, float] = {}
-    tool = many.Tool0000StrTool()
-    results["vendored tool (stdio)"] = samples(lambda: tool(**ARGUMENTS), CALLS)
-    tool.close()
-    with ToolCollection.from_mcp(params, trust_remote_code=True, structured_output=False) as collection:
-        theirs = {t.name: t for t in collection.tools}[TOOL]
-        results["ToolCollection.from_mcp / mcpadapt (stdio)"] = samples(lambda: theirs(**ARGUMENTS), CALLS)
+    return block
 
-    async def raw_persistent(client) -> float:
-        async with client as (read, write, *_), ClientSession(read, write) as session:
+
+@contextlib.contextmanager
+def vendored_tool(project: Path, server: dict[str, str]) -> Iterator[Callable[[], object]]:
+    """A call of tool 0 of a fresh copy of the generated module (its own session), pointed at `server` if given."""
+    spec = importlib.util.spec_from_file_location(f"many_{len(server)}", project / "tools" / "many.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if server:
+        module.SERVER.clear()
+        module.SERVER.update(server)
+    tool = module.Tool0000StrTool()
+    try:
+        yield lambda: tool(**ARGUMENTS)
+    finally:
+        tool.close()
+
+
+@contextlib.contextmanager
+def in_its_loop(connect: Callable[[], Any]) -> Iterator[Callable[[int], list[float]]]:
+    """A raw session whose loop this thread runs for each block: calls are made and timed inside the loop."""
+    from mcp import ClientSession
+
+    loop = asyncio.new_event_loop()
+    opened = loop.create_future()
+    stop = asyncio.Event()
+
+    async def hold() -> None:
+        async with connect() as (read, write, *_), ClientSession(read, write) as session:
+            await session.initialize()
+            opened.set_result(session)
+            await stop.wait()
+
+    async def calls(session: Any, count: int) -> list[float]:
+        timings = []
+        for _ in range(count):
+            start = time.perf_counter()
+            await session.call_tool(TOOL, ARGUMENTS)
+            timings.append(time.perf_counter() - start)
+        return timings
+
+    holder = loop.create_task(hold())
+    session = loop.run_until_complete(opened)
+    try:
+        yield lambda count: loop.run_until_complete(calls(session, count))
+    finally:
+        stop.set()
+        loop.run_until_complete(holder)
+        loop.close()
+
+
+@contextlib.contextmanager
+def from_a_thread(connect: Callable[[], Any]) -> Iterator[Callable[[int], list[float]]]:
+    """A raw session called as a synchronous tool must call it: from another thread, through its loop."""
+    from mcp import ClientSession
+
+    loop = asyncio.new_event_loop()
+    opened: concurrent.futures.Future = concurrent.futures.Future()
+
+    async def hold() -> None:
+        stop = asyncio.Event()
+        async with connect() as (read, write, *_), ClientSession(read, write) as session:
+            await session.initialize()
+            opened.set_result((session, stop))
+            await stop.wait()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(hold(),), daemon=True)
+    thread.start()
+    session, stop = opened.result(30)
+    try:
+        yield timed_calls(lambda: asyncio.run_coroutine_threadsafe(session.call_tool(TOOL, ARGUMENTS), loop).result())
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(30)
+        loop.close()
+
+
+async def new_session_per_call(connect: Callable[[], Any], count: int) -> float:
+    from mcp import ClientSession
+
+    timings = []
+    for _ in range(count):
+        start = time.perf_counter()
+        async with connect() as (read, write, *_), ClientSession(read, write) as session:
             await session.initialize()
             await session.call_tool(TOOL, ARGUMENTS)
-            timings = []
-            for _ in range(CALLS):
-                start = time.perf_counter()
-                await session.call_tool(TOOL, ARGUMENTS)
-                timings.append(time.perf_counter() - start)
-            return statistics.median(timings)
-
-    results["raw persistent mcp.ClientSession (stdio, in its loop)"] = asyncio.run(raw_persistent(stdio_client(params)))
-
-    def raw_from_a_thread(client) -> float:
-        """A raw session called as a synchronous tool must call it: from another thread, through its loop."""
-        loop = asyncio.new_event_loop()
-        opened: concurrent.futures.Future = concurrent.futures.Future()
-
-        async def hold() -> None:
-            stop = asyncio.Event()
-            async with client as (read, write, *_), ClientSession(read, write) as session:
-                await session.initialize()
-                opened.set_result((session, stop))
-                await stop.wait()
-
-        thread = threading.Thread(target=loop.run_until_complete, args=(hold(),), daemon=True)
-        thread.start()
-        session, stop = opened.result(30)
-        try:
-            return samples(lambda: asyncio.run_coroutine_threadsafe(session.call_tool(TOOL, ARGUMENTS), loop).result(), CALLS)
-        finally:
-            loop.call_soon_threadsafe(stop.set)
-            thread.join(30)
-            loop.close()
-
-    results["raw persistent mcp.ClientSession (stdio, from a synchronous caller)"] = raw_from_a_thread(stdio_client(params))
-
-    async def new_session_per_call(n: int) -> float:
-        timings = []
-        for _ in range(n):
-            start = time.perf_counter()
-            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-                await session.initialize()
-                await session.call_tool(TOOL, ARGUMENTS)
-            timings.append(time.perf_counter() - start)
-        return statistics.median(timings)
-
-    results["new session per call (stdio: start the server each time)"] = asyncio.run(new_session_per_call(10))
-
-    # streamable-http: the same module shape, pointed at the HTTP server.
-    many.SERVER.clear()
-    many.SERVER.update({"name": "vendorgen-many", "version": "", "transport": "streamable-http", "url": http_url})
-    many._Session.get().close()
-    results["vendored tool (streamable-http)"] = samples(lambda: tool(**ARGUMENTS), CALLS)
-    tool.close()
-    results["raw persistent mcp.ClientSession (streamable-http)"] = asyncio.run(raw_persistent(streamable_http_client(http_url)))
-
-    async def http_per_call(n: int) -> float:
-        timings = []
-        for _ in range(n):
-            start = time.perf_counter()
-            async with streamable_http_client(http_url) as (read, write, _), ClientSession(read, write) as session:
-                await session.initialize()
-                await session.call_tool(TOOL, ARGUMENTS)
-            timings.append(time.perf_counter() - start)
-        return statistics.median(timings)
-
-    results["new session per call (streamable-http)"] = asyncio.run(http_per_call(20))
-
-    for label, seconds in results.items():
-        row(f"one call to {TOOL}, median of {CALLS}: {label}", ms(seconds, 2))
-    for transport, vendored_label, raw_label, per_call_label in [
-        ("stdio", "vendored tool (stdio)", "raw persistent mcp.ClientSession (stdio, in its loop)",
-         "new session per call (stdio: start the server each time)"),
-        ("streamable-http", "vendored tool (streamable-http)", "raw persistent mcp.ClientSession (streamable-http)",
-         "new session per call (streamable-http)"),
-    ]:  # fmt: skip
-        vendored, raw, per_call = results[vendored_label], results[raw_label], results[per_call_label]
-        row(f"vendored tool call ({transport}) vs a raw persistent session", ms(vendored, 2), "<= 1.1x raw",
-            verdict(vendored / raw <= 1.1), f"{times(vendored / raw)} raw `ClientSession.call_tool`")  # fmt: skip
-        row(f"vendored tool call ({transport}) vs a new session per call", ms(vendored, 2), ">= 10x faster",
-            verdict(per_call / vendored >= 10), f"{times(per_call / vendored)} faster than a new session")  # fmt: skip
-    sync_raw = results["raw persistent mcp.ClientSession (stdio, from a synchronous caller)"]
-    row("vendored tool call (stdio) vs a raw session called from a synchronous caller", ms(results["vendored tool (stdio)"], 2),
-        anchor=f"{times(results['vendored tool (stdio)'] / sync_raw)} raw `call_tool` from another thread")  # fmt: skip
-    mcpadapt = results["ToolCollection.from_mcp / mcpadapt (stdio)"]
-    row("vendored tool call (stdio) vs `ToolCollection.from_mcp`", ms(results["vendored tool (stdio)"], 2),
-        anchor=f"{times(results['vendored tool (stdio)'] / mcpadapt)} the mcpadapt tool")  # fmt: skip
+        timings.append(time.perf_counter() - start)
+    return statistics.median(timings)
 
 
 def construction(project: Path) -> None:
-    import importlib.util
-
     from smolagents import ToolCollection
     from mcp import StdioServerParameters
 
@@ -269,7 +343,11 @@ def construction(project: Path) -> None:
     new_children = children() - before_children
     new_threads = threading.active_count() - before_threads
     row(f"import the generated {COUNT}-tool module", ms(imported, 1))
-    row(f"tools(): {len(tools)} instances (median of 20)", ms(built, 1), anchor=f"{built / len(tools) * 1e6:.0f} us per tool")
+    row(
+        f"tools(): {len(tools)} instances (median of 20)",
+        ms(built, 1),
+        anchor=f"{built / len(tools) * 1e6:.0f} us per tool",
+    )
     row("tools(): connections opened / processes started / threads started",
         f"{int(opened)} / {len(new_children)} / {new_threads}", "0 / 0 / 0",
         verdict(not opened and not new_children and new_threads == 0))  # fmt: skip

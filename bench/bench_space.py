@@ -49,14 +49,20 @@ def construction(url: str, project: Path) -> None:
         from smolagents import Tool
 
         Tool.from_space(url, name="convert", description="convert", api_name="/convert")
-        alternative, label = (lambda: Tool.from_space(url, name="c", description="c", api_name="/convert")), "Tool.from_space"
+        alternative, label = (
+            lambda: Tool.from_space(url, name="c", description="c", api_name="/convert")
+        ), "Tool.from_space"
     except TypeError as exc:  # the anchor is then what it does at the least: one Client per tool
         row("`Tool.from_space` with the installed gradio_client", "fails", anchor=f"TypeError: {exc}")
         alternative, label = (lambda: Client(url, verbose=False, analytics_enabled=False)), "gradio_client.Client"
     with count_http_requests() as requests:
         runtime = median_seconds(lambda: [alternative() for _ in range(TOOLS)], repeat=3)
     runtime_requests = len(requests) // 3
-    row(f"construct {TOOLS} with `{label}` (median of 3): the anchor", ms(runtime), anchor=f"{runtime_requests} HTTP requests")
+    row(
+        f"construct {TOOLS} with `{label}` (median of 3): the anchor",
+        ms(runtime),
+        anchor=f"{runtime_requests} HTTP requests",
+    )
     ratio = runtime / vendored
     row(f"construct {TOOLS} vendored tools (median of 5)", ms(vendored, 2), ">= 50x faster", verdict(ratio >= 50),
         f"{times(ratio)} faster than `{label}`")  # fmt: skip

@@ -1,6 +1,6 @@
 """black, in-process: the generated file is formatted once, as a person's would be.
 
-A big module (a 200-tool MCP server gives ~200 kB) is cut at top-level `class`
+A big module (a 200-tool MCP server renders ~170 kB) is cut at top-level `class`
 statements and the pieces are formatted at the same time in forked processes.
 Joined with two blank lines, the pieces are byte-identical to black's output for
 the whole file: `_is_cut_point` lists what makes that hold, and
@@ -10,8 +10,11 @@ tests/unit/test_formatter.py checks it on generated modules and random ones.
 from __future__ import annotations
 
 import ast
+import gc
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from vendorgen.errors import GateError
 
@@ -48,9 +51,28 @@ def format_piece(source: str, line_length: int = DEFAULT_LINE_LENGTH) -> str:
 
     mode = black.Mode(line_length=line_length, target_versions={black.TargetVersion.PY311})
     try:
-        return black.format_str(source, mode=mode)
+        with without_gc():
+            return black.format_str(source, mode=mode)
     except (black.InvalidInput, SyntaxError) as exc:  # SyntaxError: an unknown encoding declared
         raise GateError(f"rendered module is not valid Python: {exc}") from None
+
+
+@contextmanager
+def without_gc() -> Iterator[None]:
+    """No cyclic garbage collection inside: for a big module black and libcst make ~10^6 objects.
+
+    Each burst of them would start collections that walk every object alive, mcp
+    and pydantic included when an MCP server was just inspected: a quarter of
+    black's time. Their garbage waits for the first collection after the block.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def join_pieces(formatted: list[str]) -> str | None:
@@ -122,29 +144,15 @@ def _is_cut_point(previous: ast.stmt, statement: ast.stmt, lines: list[str]) -> 
 
 
 def _worker_count(size: int) -> int:
-    """Processes worth using for `size` characters: one per idle CPU, each with a big enough piece."""
+    """Processes worth using for `size` characters: one per CPU, each with a big enough piece."""
     if size < 2 * MIN_PIECE_CHARS:
         return 1  # before importing multiprocessing (~20 ms): most modules are small
     import multiprocessing
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1
-    return max(1, min(_idle_cpus(), size // MIN_PIECE_CHARS))
-
-
-def _idle_cpus() -> int:
-    """This process's CPU and those no other task is running on right now.
-
-    With every CPU busy, a second process only makes black share a CPU with itself
-    (measured on 2 CPUs beside a busy process: 1.6 s in two pieces, 1.25 s whole).
-    """
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    try:  # Linux: the fourth field of /proc/loadavg is "running/total", this process included
-        with open("/proc/loadavg", encoding="ascii") as file:
-            running = int(file.read().split()[3].partition("/")[0])
-    except (OSError, ValueError, IndexError):
-        return cpus
-    return max(1, min(cpus, cpus - running + 1))
+    return max(1, min(cpus, size // MIN_PIECE_CHARS))
 
 
 def format_in_parallel(pieces: list[str], line_length: int) -> list[str]:
@@ -154,7 +162,8 @@ def format_in_parallel(pieces: list[str], line_length: int) -> list[str]:
 
     import black  # noqa: F401 - imported before the fork, so the children start warm
 
-    with ProcessPoolExecutor(len(pieces) - 1, mp_context=multiprocessing.get_context("fork")) as pool:
+    # Forked without a collector too: one walking the inherited heap would copy all of it.
+    with without_gc(), ProcessPoolExecutor(len(pieces) - 1, mp_context=multiprocessing.get_context("fork")) as pool:
         others: list[Future[str]] = [pool.submit(format_piece, piece, line_length) for piece in pieces[1:]]
         first = format_piece(pieces[0], line_length)
         return [first, *(future.result() for future in others)]

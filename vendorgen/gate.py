@@ -17,7 +17,7 @@ from typing import Any
 import libcst as cst
 
 from vendorgen.errors import GateError
-from vendorgen.formatter import DEFAULT_LINE_LENGTH, format_source
+from vendorgen.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
 from vendorgen.model import NO_DEFAULT, ModuleSpec, ToolSpec
 from vendorgen.naming import FORBIDDEN_NAMES
 from vendorgen.toolfile import ToolFile
@@ -36,6 +36,11 @@ def check_module(
     source: str, module: ModuleSpec, allowed_imports: Collection[str], line_length: int = DEFAULT_LINE_LENGTH
 ) -> None:
     """Raise GateError unless `source` is exactly the module `module` describes."""
+    with without_gc():  # libcst makes several objects per token
+        _check_module(source, module, allowed_imports, line_length)
+
+
+def _check_module(source: str, module: ModuleSpec, allowed_imports: Collection[str], line_length: int) -> None:
     try:
         tree = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:

@@ -62,7 +62,7 @@ def test_a_big_module_is_formatted_in_parallel_pieces_to_the_same_bytes() -> Non
     whole = formatter.format_piece(source)
     pieces = formatter.split_source(source, 3)
     assert len(pieces) == 3
-    # In forked processes whatever the load (format_source forks only onto idle CPUs).
+    # In forked processes, even on a machine with one CPU (where format_source formats it whole).
     assert formatter.join_pieces(formatter.format_in_parallel(pieces, formatter.DEFAULT_LINE_LENGTH)) == whole
     assert formatter.format_source(source) == whole
 
