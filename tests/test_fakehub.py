@@ -25,7 +25,7 @@ import os
 
 from tests.servers import OFFLINE_ENV, free_port, server_process
 
-# Before huggingface_hub is imported: no telemetry, no agent-harness look-up at huggingface.co.
+# Before huggingface_hub is imported: no telemetry, no agent-harness look-up at the real Hub.
 os.environ.update(OFFLINE_ENV)
 
 import json  # noqa: E402

@@ -11,7 +11,7 @@ import os
 
 from tests.servers import OFFLINE_ENV, SERVERS_DIR, free_port, server_process
 
-# Before gradio_client is imported: no telemetry thread, no huggingface.co look-ups.
+# Before gradio_client is imported: no telemetry thread, no look-ups at the real Hub.
 os.environ.update(OFFLINE_ENV)
 
 import hashlib  # noqa: E402

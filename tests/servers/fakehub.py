@@ -1,4 +1,4 @@
-"""An in-memory Hugging Face Hub served on 127.0.0.1, for tests that must never reach huggingface.co.
+"""An in-memory Hugging Face Hub served on 127.0.0.1, for tests that must never reach the real Hub.
 
 Stdlib only. It speaks the HTTP API that huggingface_hub 2.x and smolagents call, with the headers and
 error codes the real Hub sends, so the real clients work against it unchanged:
@@ -402,7 +402,7 @@ class FakeHub:
                 config += "app_file: app.py\n"
             files["README.md"] = (
                 f"---\n{config}pinned: false\n---\n\n"
-                "Check out the configuration reference at https://huggingface.co/docs/hub/spaces-config-reference\n"
+                "Check out the configuration reference in the Hub documentation (spaces-config-reference)\n"
             ).encode()
         self._commit(repo, "main", files, "initial commit")
         return repo
