@@ -36,17 +36,20 @@ TESTS = {
 ACCEPTED = "accepted"
 
 
-# Remote text in refusal messages, replaced so that refusals group by cause.
+# Remote text in refusal messages, replaced so that refusals group by cause. In order: targets and
+# labels that may hold anything first, then quoted values, then the names of tools, classes, modules.
 _VARYING = [
-    (r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "…"),  # quoted names and values
-    (r"^tool …(?: output schema)?: |^[\w.]+: (?=unexpected|generated)", ""),  # which tool or module
-    (r"^tool\.py of \S+?(?=[: ])", "tool.py"),  # of which Space
-    (r"\b\w+\.(?=name|description|inputs|output_type|output_schema)", "…."),  # of which class
-    (r"^langchain:.*?(?= should be|: … is not)", "langchain:…"),  # a module:attr target
-    (r"\bparameters of \S+", "parameters of …"),  # a tool name
-    (r"U\+[0-9A-F]{4,6}( [A-Z -]+(?= is))?", "U+…"),  # a character
-    (r": \w+ has no class", ": … has no class"),
-    (r"(?<=it defines: ).*|(?<=^tool\.py: )\w+(?=: )", "…"),  # class names
+    (r"^langchain:.* should be ", "langchain:… should be "),
+    (r"^langchain:.*: (.*) (is not a Python identifier|is a name vendored code may not use)", r"langchain:…: … \2"),
+    (r"^tool\.py of .*?(?= line \d| has no | defines |: )", "tool.py"),
+    (r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "…"),
+    (r"^tool …(?: output schema)?: ", ""),
+    (r"^[\w.]+: (?=unexpected|generated|class |use of|import of|missing|module constant|the (vendored|header))", ""),
+    (r"\bparameters of \S+|\bclass \w+(?=:)", lambda match: match[0].rsplit(" ", 1)[0] + " …"),
+    (r"(?<=^tool\.py: )\w+(?=: | has no)", "…"),
+    (r"\b\w+\.(?=(name|description|inputs|output_type|output_schema)\b)", "…."),
+    (r"\([^()]*\); pick one|(?<=it defines: ).*", lambda match: "(…); pick one" if match[0][0] == "(" else "…"),
+    (r"U\+[0-9A-F]{4,6}( [A-Z0-9 -]+(?= is))?", "U+…"),
     (r"\b\d+\b", "N"),
 ]
 

@@ -79,6 +79,7 @@ def langchain_snapshots(draw) -> dict:
 @example(snapshot=langchain_snapshot([{"name": "linked", "description": "", "schema": RECURSIVE_SCHEMA}]))
 @example(snapshot=langchain_snapshot([{"name": "t", "description": "", "schema": {}}], ("os", "system")))
 @example(snapshot=langchain_snapshot([{"name": "t", "description": "", "schema": {}}], ("os;import sys", "x")))
+@example(snapshot=langchain_snapshot([{"name": "t", "description": "", "schema": {}}], ("builtins", "eval")))
 def test_hostile_langchain_tools_are_refused_or_exact(snapshot: dict) -> None:
     generated = vendor(snapshot)
     if generated is None:

@@ -59,6 +59,8 @@ def parse_target(target: str) -> tuple[str, str]:
     for part in (*module.split("."), attr):
         if not (part.isidentifier() and part.isascii()) or keyword.iskeyword(part):
             raise UsageError(f"langchain:{shown}: {part!r} is not a Python identifier")
+        if part in naming.FORBIDDEN_NAMES:  # the generated `from module import attr` would be refused
+            raise UsageError(f"langchain:{shown}: {part!r} is a name vendored code may not use; expose the tools under another")
     return module, attr
 
 
