@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import enum
 import functools
 import json
 from collections.abc import Collection, Iterator
@@ -252,14 +253,15 @@ class _Checker:
                 in_template = True
             elif id(node) in self.checked_values:
                 in_template = False
-            if isinstance(node, cst.Name):
-                if node.value in FORBIDDEN_NAMES:
-                    self.fail(f"use of {node.value} is not allowed")
-            elif isinstance(node, (cst.Import, cst.ImportFrom)):
-                self.check_import(node)
-            elif in_template and isinstance(node, cst.SimpleString):
-                self.check_template_string(node)
-            stack.extend((child, in_template) for child in _children(node) if not isinstance(child, _LAYOUT))
+            role = _role(type(node))
+            if role is _Role.NAME:
+                if node.value in FORBIDDEN_NAMES:  # type: ignore[attr-defined]
+                    self.fail(f"use of {node.value} is not allowed")  # type: ignore[attr-defined]
+            elif role is _Role.IMPORT:
+                self.check_import(node)  # type: ignore[arg-type]
+            elif role is _Role.STRING and in_template:
+                self.check_template_string(node)  # type: ignore[arg-type]
+            stack.extend((child, in_template) for child in _children(node) if _role(type(child)) is not _Role.LAYOUT)
 
 
 def _imported_names(tree: cst.Module, node: cst.Import | cst.ImportFrom) -> Iterator[str]:
@@ -287,13 +289,40 @@ def _children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     for name in _node_fields(type(node)):
         value: object = getattr(node, name)
         for item in value if isinstance(value, (tuple, list)) else (value,):
-            if isinstance(item, cst.CSTNode):
-                yield item
+            if _role(type(item)) is not _Role.NOT_A_NODE:
+                yield item  # type: ignore[misc]
 
 
 @functools.cache
 def _node_fields(node_type: type[cst.CSTNode]) -> tuple[str, ...]:
     return tuple(field.name for field in dataclasses.fields(node_type))
+
+
+class _Role(enum.Enum):
+    """What the walk in `check_everywhere` does with a node of some type."""
+
+    NOT_A_NODE = enum.auto()
+    LAYOUT = enum.auto()
+    NAME = enum.auto()
+    IMPORT = enum.auto()
+    STRING = enum.auto()
+    OTHER = enum.auto()
+
+
+@functools.cache
+def _role(node_type: type) -> _Role:
+    """Decided once per type: `isinstance` against libcst's abstract classes is most of a walk's time."""
+    if not issubclass(node_type, cst.CSTNode):
+        return _Role.NOT_A_NODE
+    if issubclass(node_type, _LAYOUT):
+        return _Role.LAYOUT
+    if issubclass(node_type, cst.Name):
+        return _Role.NAME
+    if issubclass(node_type, (cst.Import, cst.ImportFrom)):
+        return _Role.IMPORT
+    if issubclass(node_type, cst.SimpleString):
+        return _Role.STRING
+    return _Role.OTHER
 
 
 def _is_docstring(statement: cst.CSTNode) -> bool:
