@@ -971,9 +971,14 @@ def test_odd_types_are_sent_as_given(lowlevel: ModuleType) -> None:
 
 
 def test_many_tools_over_pages(tmp_path_factory: pytest.TempPathFactory) -> None:
-    module = vendor(new_project(tmp_path_factory, "mcp-many"),
-                    "mcp:stdio:python -m tests.servers.mcp_many stdio --count 50 --page-size 20",
-                    "--trust", "--env", "PYTHONPATH", "--name", "many")  # fmt: skip
+    project = new_project(tmp_path_factory, "mcp-many")
+    result = project.run("add", "mcp:stdio:python -m tests.servers.mcp_many stdio --count 50 --page-size 20",
+                         "--trust", "--env", "PYTHONPATH", "--name", "many")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    # 50 class names would make a line nobody reads.
+    summary = "50 tools: Tool0000StrTool, Tool0001DefaultsTool, Tool0002EnumTool, Tool0003ArraysTool, ..., Tool0049DefaultsTool"
+    assert result.stdout.splitlines() == [f"wrote tools/many.py ({summary})"]
+    module = project.import_module("tools/many.py")
     tools = module.tools()
     assert len(tools) == 50
     keywords = {tool.mcp_name: tool for tool in tools}["tool-0007-keywords"]
@@ -1026,3 +1031,20 @@ def test_generated_code_escapes_hostile_text() -> None:
     for character in "\u202e\x00\u2028\u2029\r":
         assert character not in code
     compile(code, "cases.py", "exec")
+
+
+def test_listing_returns_while_the_server_is_still_exiting() -> None:
+    """The session closes and the server exits in the inspection's own thread, overlapping generation."""
+    import threading
+
+    # The "server" exits a second after its stdin closes; list_tools does not wait for that.
+    command = f"{sys.executable} -m tests.servers.mcp_lowlevel stdio; sleep 1"
+    before = set(threading.enumerate())
+    info, tools = mcp_source.list_tools({"transport": "stdio", "command": "sh", "args": ["-c", command],
+                                         "env": ["PYTHONPATH"]})  # fmt: skip
+    assert [tool["name"] for tool in tools] == mcp_lowlevel.TOOL_NAMES
+    started = set(threading.enumerate()) - before
+    [inspection] = [thread for thread in started if thread.name == "vendorgen-mcp-inspection"]
+    assert not inspection.daemon  # the process waits for the server to be gone
+    inspection.join(timeout=30)
+    assert not inspection.is_alive()

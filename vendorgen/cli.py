@@ -119,10 +119,17 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, **option
                 click.echo(f"# --- {path} (not written)")
                 click.echo(item.code, nl=False)
             else:
-                classes = ", ".join(tool.class_name for tool in item.module.tools)
-                click.echo(f"wrote {path} ({classes})")
+                click.echo(f"wrote {path} ({_classes(item)})")
             _print_review(item, path)
     _raise_failures(added)
+
+
+def _classes(item: Generated, shown: int = 5) -> str:
+    """The module's tool classes, the first few of a long list (a big MCP server has hundreds)."""
+    names = [tool.class_name for tool in item.module.tools]
+    if len(names) <= shown:
+        return ", ".join(names)
+    return f"{len(names)} tools: {', '.join(names[:shown - 1])}, ..., {names[-1]}"
 
 
 def _counted(uris: list[str]) -> Iterator[str]:
