@@ -6,6 +6,8 @@ Rewrite it with `make regen-example`.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -106,3 +108,11 @@ def test_snapshots_are_canonical_json() -> None:
         text = (EXAMPLE / entry.schema).read_text(encoding="utf-8")
         assert text == pipeline.snapshot_text(json.loads(text))
         assert Path(entry.schema).parts[0] == ".vendorgen"
+
+
+def test_the_example_type_checks(tmp_path: Path) -> None:
+    """mypy passes the vendored code as it would the user's own (smolagents ships no type information)."""
+    command = [sys.executable, "-m", "mypy", "--ignore-missing-imports", "--python-version", "3.11",
+               "--cache-dir", str(tmp_path), "tools"]  # fmt: skip
+    result = subprocess.run(command, cwd=EXAMPLE, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -28,6 +28,9 @@ PUBLIC_HELPERS = frozenset({"tools"})
 # Public classes a template may define beside the tool classes, each with the one base it must have
 # (an exception its users can catch by name).
 PUBLIC_CLASSES = {"MCPToolError": "RuntimeError"}
+# Tool class attributes a template may annotate, each with the one annotation it may carry
+# (smolagents ships no type information, so a type checker learns the shape of `inputs` here).
+ATTRIBUTE_ANNOTATIONS = {"inputs": "dict[str, dict[str, Any]]"}
 # Nodes that hold only spaces, newlines and comments: more than half of a module's nodes,
 # and nothing in them is code, so the walk in `check_everywhere` skips them.
 _LAYOUT = (cst.BaseParenthesizableWhitespace, cst.TrailingWhitespace, cst.EmptyLine, cst.Newline, cst.Comment)
@@ -157,7 +160,10 @@ class _Checker:
         self.check_everywhere()
 
     @staticmethod
-    def _target(assign: cst.Assign) -> str | None:
+    def _target(assign: cst.Assign | cst.AnnAssign) -> str | None:
+        """The name a plain `name = ...` or `name: annotation = ...` assigns; None for anything else."""
+        if isinstance(assign, cst.AnnAssign):
+            return assign.target.value if isinstance(assign.target, cst.Name) else None
         if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name):
             return assign.targets[0].target.value
         return None
@@ -185,9 +191,13 @@ class _Checker:
                 methods[statement.name.value] = statement
                 continue
             small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
-            target = self._target(small) if isinstance(small, cst.Assign) else None
+            target = self._target(small) if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
             if target is None or target not in expected or len(statement.body) != 1:  # type: ignore[union-attr]
                 self.fail(f"class {tool.class_name}: unexpected statement {self.code(statement).strip()[:80]!r}")
+            if isinstance(small, cst.AnnAssign) and (
+                small.value is None or self.code(small.annotation.annotation) != ATTRIBUTE_ANNOTATIONS.get(target)
+            ):
+                self.fail(f"class {tool.class_name}: unexpected annotation of {target}")
             if not _same(self.value(small.value, f"{tool.class_name}.{target}"), expected[target]):  # type: ignore[union-attr]
                 self.fail(f"class {tool.class_name}: {target} differs from the spec")
             seen.add(target)

@@ -16,7 +16,7 @@ class ConvertTool(Tool):
 
     name = "convert"
     description = "Convert a length from one unit to another (mm, cm, m, km, in, ft)."
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         "value": {"type": "number", "description": "Value", "default": 1, "nullable": True},
         "from_unit": {
             "type": "string",
@@ -40,7 +40,7 @@ class ConvertTool(Tool):
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
         self.token = token
-        self.client = None
+        self.client: Any = None  # a gradio_client.Client once set up
 
     def setup(self) -> None:
         """Connect on first use: constructing the tool does no network I/O."""

@@ -16,7 +16,7 @@ class DescribeTool(Tool):
 
     name = "describe"
     description = "Describe a person in one sentence from a few scalar fields."
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         "name": {"type": "string", "description": "Name"},
         "age": {"type": "integer", "description": "Age", "default": 30, "nullable": True},
         "height": {
@@ -41,7 +41,7 @@ class DescribeTool(Tool):
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
         self.token = token
-        self.client = None
+        self.client: Any = None  # a gradio_client.Client once set up
 
     def setup(self) -> None:
         """Connect on first use: constructing the tool does no network I/O."""

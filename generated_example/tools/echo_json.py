@@ -16,7 +16,7 @@ class EchoJsonTool(Tool):
 
     name = "echo_json"
     description = "Return the JSON value it is given, unchanged."
-    inputs = {"data": {"type": "any", "description": "Data"}}
+    inputs: dict[str, dict[str, Any]] = {"data": {"type": "any", "description": "Data"}}
     output_type = "any"
     src = "http://127.0.0.1:7860/"
     api_name = "/echo_json"
@@ -24,7 +24,7 @@ class EchoJsonTool(Tool):
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
         self.token = token
-        self.client = None
+        self.client: Any = None  # a gradio_client.Client once set up
 
     def setup(self) -> None:
         """Connect on first use: constructing the tool does no network I/O."""

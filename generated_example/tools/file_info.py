@@ -16,7 +16,9 @@ class FileInfoTool(Tool):
 
     name = "file_info"
     description = "Report the name, size in bytes and SHA-256 digest of an uploaded file."
-    inputs = {"path": {"type": "string", "description": "File. A local path or an http(s) URL."}}
+    inputs: dict[str, dict[str, Any]] = {
+        "path": {"type": "string", "description": "File. A local path or an http(s) URL."}
+    }
     output_type = "any"
     src = "http://127.0.0.1:7860/"
     api_name = "/file_info"
@@ -24,7 +26,7 @@ class FileInfoTool(Tool):
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
         self.token = token
-        self.client = None
+        self.client: Any = None  # a gradio_client.Client once set up
 
     def setup(self) -> None:
         """Connect on first use: constructing the tool does no network I/O."""

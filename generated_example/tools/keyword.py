@@ -17,7 +17,7 @@ class KeywordTool(Tool):
 
     name = "keyword"
     description = "Plan a trip between two places, with at most a given number of stops."
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         "from_": {"type": "string", "description": "From"},
         "to": {"type": "string", "description": "To"},
         "max_stops": {
@@ -34,7 +34,7 @@ class KeywordTool(Tool):
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
         self.token = token
-        self.client = None
+        self.client: Any = None  # a gradio_client.Client once set up
 
     def setup(self) -> None:
         """Connect on first use: constructing the tool does no network I/O."""

@@ -84,7 +84,7 @@ class CountWordsTool(_LangChainTool):
 
     name = "count_words"
     description = "Count the words of a text."
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         "text": {"type": "string", "description": "The text to count."},
         "unique": {
             "type": "boolean",
@@ -110,7 +110,7 @@ class PaintNeededTool(_LangChainTool):
 
     name = "paint_needed"
     description = "Litres of paint needed for a wall."
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         "wall": {
             "type": "object",
             "description": "The wall to paint",

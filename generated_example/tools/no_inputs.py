@@ -16,7 +16,7 @@ class NoInputsTool(Tool):
 
     name = "no_inputs"
     description = "List the length units that /convert understands (an endpoint with no inputs)."
-    inputs = {}
+    inputs: dict[str, dict[str, Any]] = {}
     output_type = "string"
     src = "http://127.0.0.1:7860/"
     api_name = "/no_inputs"
@@ -24,7 +24,7 @@ class NoInputsTool(Tool):
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
         self.token = token
-        self.client = None
+        self.client: Any = None  # a gradio_client.Client once set up
 
     def setup(self) -> None:
         """Connect on first use: constructing the tool does no network I/O."""

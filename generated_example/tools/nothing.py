@@ -18,7 +18,7 @@ class NothingTool(Tool):
 
     name = "nothing"
     description = "Accept a note and return nothing (an endpoint with no outputs)."
-    inputs = {"note": {"type": "string", "description": "Note"}}
+    inputs: dict[str, dict[str, Any]] = {"note": {"type": "string", "description": "Note"}}
     output_type = "null"
     src = "http://127.0.0.1:7860/"
     api_name = "/nothing"
@@ -26,7 +26,7 @@ class NothingTool(Tool):
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
         self.token = token
-        self.client = None
+        self.client: Any = None  # a gradio_client.Client once set up
 
     def setup(self) -> None:
         """Connect on first use: constructing the tool does no network I/O."""

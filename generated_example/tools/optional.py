@@ -16,7 +16,7 @@ class OptionalTool(Tool):
 
     name = "optional"
     description = 'Greet someone, with an optional title such as "Dr".'
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         "name": {"type": "string", "description": "Name"},
         "title": {"type": "string", "description": "Title", "default": None, "nullable": True},
     }
@@ -27,7 +27,7 @@ class OptionalTool(Tool):
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
         self.token = token
-        self.client = None
+        self.client: Any = None  # a gradio_client.Client once set up
 
     def setup(self) -> None:
         """Connect on first use: constructing the tool does no network I/O."""

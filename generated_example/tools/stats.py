@@ -21,7 +21,7 @@ class StatsTool(Tool):
 
     name = "stats"
     description = "Count the words and characters of a text and return it in upper case."
-    inputs = {"text": {"type": "string", "description": "Text"}}
+    inputs: dict[str, dict[str, Any]] = {"text": {"type": "string", "description": "Text"}}
     output_type = "array"
     src = "http://127.0.0.1:7860/"
     api_name = "/stats"
@@ -29,7 +29,7 @@ class StatsTool(Tool):
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
         self.token = token
-        self.client = None
+        self.client: Any = None  # a gradio_client.Client once set up
 
     def setup(self) -> None:
         """Connect on first use: constructing the tool does no network I/O."""

@@ -361,7 +361,7 @@ class ConvertTemperatureTool(_MCPTool):
 
     name = "convert_temperature"
     description = "Convert a temperature between Celsius, Fahrenheit and Kelvin."
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         "value": {"type": "number", "description": "The temperature to convert"},
         "unit": {
             "type": "string",
@@ -401,7 +401,7 @@ class WordStatsTool(_MCPTool):
 
     name = "word_stats"
     description = "Count the words of a text and list the most frequent ones."
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         "text": {"type": "string", "description": "The text to analyse"},
         "top": {
             "type": "integer",
@@ -446,7 +446,7 @@ class SlugifyTitleTool(_MCPTool):
 
     name = "slugify_title"
     description = "Turn a title into a lowercase ASCII URL slug."
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         "title": {"type": "string", "description": "A title to turn into a URL slug"},
         "separator": {
             "type": "string",

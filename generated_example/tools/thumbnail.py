@@ -17,7 +17,7 @@ class ThumbnailTool(Tool):
 
     name = "thumbnail"
     description = "Shrink an image so that its longer side is at most `size` pixels."
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         "image": {
             "type": "image",
             "description": "Image. A local path, an http(s) URL or a PIL image.",
@@ -36,7 +36,7 @@ class ThumbnailTool(Tool):
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
         self.token = token
-        self.client = None
+        self.client: Any = None  # a gradio_client.Client once set up
 
     def setup(self) -> None:
         """Connect on first use: constructing the tool does no network I/O."""

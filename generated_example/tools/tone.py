@@ -17,7 +17,7 @@ class ToneTool(Tool):
 
     name = "tone"
     description = "Generate a sine-wave tone as a 16 kHz mono WAV audio clip."
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         "frequency": {
             "type": "number",
             "description": "Frequency (Hz)",
@@ -33,7 +33,7 @@ class ToneTool(Tool):
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
         self.token = token
-        self.client = None
+        self.client: Any = None  # a gradio_client.Client once set up
 
     def setup(self) -> None:
         """Connect on first use: constructing the tool does no network I/O."""
