@@ -200,7 +200,7 @@ def test_a_conflicting_edit_gets_markers_and_exit_1(upstream: Upstream, copy: Pr
     assert "conflict in tools/convert.py: 1 conflict block to resolve" in result.stdout
     assert result.stderr.strip().startswith("error: merge conflicts in tools/convert.py")
     code = (copy.root / "tools/convert.py").read_text()
-    ours, rest = code.split("<<<<<<< tools/convert.py (your edits)\n")[1].split("||||||| locked snapshot\n")
+    ours, rest = code.split("<<<<<<< tools/convert.py (your edits)\n")[1].split("||||||| as vendorgen wrote it\n")
     base, rest = rest.split("=======\n")
     theirs = rest.split(">>>>>>> upstream now\n")[0]
     assert mine in ours

@@ -340,19 +340,45 @@ def test_diff_offline_separates_local_edits_from_template_drift(copy: Project) -
     assert "+# Reviewed by ACME before use.\n" in drift
 
 
-def test_an_edited_file_keeps_its_old_generated_lines_and_update_says_so(copy: Project) -> None:
-    """The known limit of a rebuilt merge base: the new templates do not reach an edited file."""
+def edit_then_change_templates(project: Project) -> None:
+    """The user edits convert.py, then overrides the template of the header every module has."""
     edit(
-        copy,
+        project,
         "tools/convert.py",
         "        if self.client is None:\n",
         "        # mine\n        if self.client is None:\n",
     )
-    templates = copy.root / "my_templates"
+    templates = project.root / "my_templates"
     templates.mkdir()
     macros = (builtin_templates_dir() / "_macros.py.j2").read_text()
     (templates / "_macros.py.j2").write_text(macros.replace(HEADER_LINE, "# Reviewed by ACME before use."))
-    configure(copy, '[tool.vendorgen]\ntemplates = "my_templates"\n')
+    configure(project, '[tool.vendorgen]\ntemplates = "my_templates"\n')
+
+
+def git(project: Project, *args: str) -> None:
+    identity = ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", *identity, *args], cwd=project.root, check=True, capture_output=True)
+
+
+def test_an_edited_file_gets_new_template_lines_when_git_has_it_as_written(copy: Project) -> None:
+    """The merge base is the committed file as vendorgen wrote it, so template changes merge like upstream ones."""
+    git(copy, "init", "-q")
+    git(copy, "add", "-A")
+    git(copy, "commit", "-qm", "vendor convert and describe")
+    edit_then_change_templates(copy)
+    git(copy, "commit", "-qam", "my edit, new templates")  # the text as written is now only in history
+    result = copy.run("update", "--offline")
+    assert result.exit_code == 0, result.stderr
+    assert "merged tools/convert.py, your edits kept" in result.stdout and "note:" not in result.stdout
+    code = (copy.root / "tools/convert.py").read_text()
+    assert "# mine\n" in code and "# Reviewed by ACME before use.\n" in code
+    assert "Review it as code you run" not in code
+    assert copy.run("check", "--allow-edits").exit_code == 0
+
+
+def test_an_edited_file_keeps_its_old_generated_lines_and_update_says_so(copy: Project) -> None:
+    """Without git's copy of the file as written, the new templates do not reach an edited file."""
+    edit_then_change_templates(copy)
     result = copy.run("update", "--offline")
     assert result.exit_code == 0, result.stderr
     assert (

@@ -262,8 +262,9 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
     """Re-inspect sources and regenerate vendored modules, keeping local edits.
 
     A file vendorgen wrote and nobody touched is replaced. An edited file is
-    merged three ways (base: what the locked snapshot generates; yours: the
-    file; theirs: what the source answers now), so your edits survive. Where
+    merged three ways (base: the file as vendorgen wrote it, regenerated or
+    found in git; yours: the file; theirs: what the source answers now), so
+    your edits survive. Where
     both changed the same lines, conflict markers are written and the command
     exits 1 naming the files. The lock changes only for what is written.
 

@@ -508,13 +508,18 @@ def _plan_one(
     edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
     base = _base(workspace, locked, new, needed=edited)
     changes = upstream_changes(base, new) if base is not None else ()
+    # The merge base is the file as vendorgen wrote it. Regenerating the locked snapshot gives it back
+    # unless the templates, settings or vendorgen changed since; then git may still hold it.
+    written = base.code if base is not None and sha256_text(base.code) == entry.sha256 else None
+    if edited and written is None:
+        written = written_text(workspace, entry)
     if on_disk is None:
         text, action, conflicts = new.code, "restored", 0
     elif not edited:  # untouched since vendorgen wrote it: replaced
         text, action, conflicts = (None, "up to date", 0) if on_disk == new.code else (new.code, "updated", 0)
     else:
         assert base is not None  # _base raises when an edited file cannot have one
-        text, action, conflicts = _merge(entry, on_disk, base, new)
+        text, action, conflicts = _merge(entry, on_disk, written or base.code, new)
     new_entry = pipeline.lock_entry(new, entry.path, entry.schema)
     snapshot_text = pipeline.snapshot_text(live)
     if snapshot_text == read_file(workspace, entry.schema):
@@ -522,10 +527,11 @@ def _plan_one(
     if action == "up to date" and (snapshot_text is not None or new_entry != entry):
         action = "refreshed"
     note = ""
-    if edited and base is not None and sha256_text(base.code) != entry.sha256:
-        # The base vendorgen wrote is gone: what the old vendorgen/templates/settings made reads as an edit.
-        note = (f"{entry.path} has local edits and was generated with another vendorgen, other templates or settings;"
-                " their changes to it were not merged (`vendorgen diff --offline` shows the file against them)")  # fmt: skip
+    if edited and written is None:
+        # The text vendorgen wrote is gone: what the old vendorgen/templates/settings made reads as an edit.
+        note = (f"{entry.path} has local edits and was generated with another vendorgen, other templates or settings,"
+                " and git holds no copy of it as written; their changes to it were not merged"
+                " (`vendorgen diff --offline` shows the file against them)")  # fmt: skip
     review = new.code if new_code else ""
     return Step(entry, new_entry, on_disk, text, snapshot_text, action, changes, conflicts, note, review)
 
@@ -552,9 +558,39 @@ def _base(workspace: Workspace, locked: dict[str, Any], new: Generated, needed: 
         return None
 
 
-def _merge(entry: LockEntry, on_disk: str, base: Generated, new: Generated) -> tuple[str | None, str, int]:
-    """Three-way merge of an edited file: (its new text or None to leave it, action, conflict blocks)."""
-    merged = merge3(base.code, on_disk, new.code, (f"{entry.path} (your edits)", "locked snapshot", "upstream now"))
+# How far back `written_text` looks in a file's history.
+GIT_HISTORY_DEPTH = 50
+
+
+def written_text(workspace: Workspace, entry: LockEntry) -> str | None:
+    """The file exactly as vendorgen last wrote it (the lock's sha256), from git: the index, then its recent commits.
+
+    None when the project is not in a git repository, git is missing, or no version matches
+    (the file was edited before it was ever committed).
+    """
+    import subprocess
+
+    def git(*args: str) -> str | None:
+        try:
+            result = subprocess.run(["git", "-C", str(workspace.root), *args], capture_output=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        try:
+            return result.stdout.decode("utf-8") if result.returncode == 0 else None
+        except UnicodeDecodeError:
+            return None
+
+    history = git("log", f"-{GIT_HISTORY_DEPTH}", "--format=%H", "--", entry.path) or ""
+    for revision in ["", *history.split()]:  # "" is the index: `git show :./path`
+        text = git("show", f"{revision}:./{entry.path}")
+        if text is not None and sha256_text(text) == entry.sha256:
+            return text
+    return None
+
+
+def _merge(entry: LockEntry, on_disk: str, base: str, new: Generated) -> tuple[str | None, str, int]:
+    """Three-way merge of an edited file from `base`, the text vendorgen wrote: (new text or None, action, conflicts)."""
+    merged = merge3(base, on_disk, new.code, (f"{entry.path} (your edits)", "as vendorgen wrote it", "upstream now"))
     if merged.text == on_disk:
         return None, "up to date", 0
     return merged.text, "conflict" if merged.conflicts else "merged", merged.conflicts
