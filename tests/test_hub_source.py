@@ -182,6 +182,8 @@ def test_several_tool_classes(fakehub: FakeHub, project: Project) -> None:
 
 BAD_TOOL_FILES = {
     "syntax error": (TOOL_PY.replace("def forward(self", "def forward(self,,"), "line 17, column"),
+    # Parses, yet Python refuses to compile it: compiled at vendoring time, never run.
+    "return outside a function": (TOOL_PY + "return 1\n", "'return' outside function (not valid Python 3 code)"),
     "non-literal attribute": (
         TOOL_PY.replace('output_type = "string"', "output_type = os.environ['TYPE']"),
         "line 14: ShoutTool.output_type is not a literal",

@@ -164,6 +164,18 @@ def test_syntax_error_names_the_line() -> None:
         ToolFile("from smolagents import Tool\nclass T(Tool):\n    name = (\n", "tool.py of x/y")
 
 
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("class T:\n    yield 1\n", "line 2: 'yield' outside function"),
+        ("def f():\n    x = 1\n    global x\n", "line 3: name 'x' is assigned to before global declaration"),
+    ],
+)
+def test_code_that_parses_but_does_not_compile_is_refused(code: str, message: str) -> None:
+    with pytest.raises(SchemaError, match=f"tool.py of x/y {message} \\(not valid Python 3 code\\)"):
+        ToolFile(code, "tool.py of x/y")
+
+
 # -------------------------------------------------------------------------- the ToolSpec
 
 

@@ -18,6 +18,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from vendorgen.errors import SchemaError, UsageError
+from vendorgen.literals import escape_text
 
 # The class attributes smolagents reads; the first four are required.
 ATTRIBUTES = ("name", "description", "inputs", "output_type", "output_schema")
@@ -40,6 +41,13 @@ class ToolFile:
             ) from None
         except RecursionError:  # libcst walks the tree recursively: ~150 nested brackets are too many
             raise SchemaError(f"{label}: the code is nested too deeply to be read") from None
+        try:
+            # Compiled, never run: refuses what a parser lets through, like `return` outside a function.
+            compile(text, label, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as exc:
+            where = f" line {exc.lineno}" if isinstance(exc, SyntaxError) and exc.lineno else ""
+            problem = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+            raise SchemaError(f"{label}{where}: {escape_text(problem)} (not valid Python 3 code)") from None
 
     def line(self, node: cst.CSTNode) -> int:
         return self._positions[node].start.line
