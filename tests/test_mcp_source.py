@@ -1032,19 +1032,3 @@ def test_generated_code_escapes_hostile_text() -> None:
         assert character not in code
     compile(code, "cases.py", "exec")
 
-
-def test_listing_returns_while_the_server_is_still_exiting() -> None:
-    """The session closes and the server exits in the inspection's own thread, overlapping generation."""
-    import threading
-
-    # The "server" exits a second after its stdin closes; list_tools does not wait for that.
-    command = f"{sys.executable} -m tests.servers.mcp_lowlevel stdio; sleep 1"
-    before = set(threading.enumerate())
-    info, tools = mcp_source.list_tools({"transport": "stdio", "command": "sh", "args": ["-c", command],
-                                         "env": ["PYTHONPATH"]})  # fmt: skip
-    assert [tool["name"] for tool in tools] == mcp_lowlevel.TOOL_NAMES
-    started = set(threading.enumerate()) - before
-    [inspection] = [thread for thread in started if thread.name == "vendorgen-mcp-inspection"]
-    assert not inspection.daemon  # the process waits for the server to be gone
-    inspection.join(timeout=30)
-    assert not inspection.is_alive()

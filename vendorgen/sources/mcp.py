@@ -250,60 +250,33 @@ def python_command(command: str) -> str:
 
 
 def list_tools(server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(serverInfo, every tool as the JSON the server sent), through MCPAdapt.
-
-    The event loop runs in a thread of its own and this returns as soon as the tools
-    are listed: closing the session and waiting for a stdio server to exit (~0.1 s)
-    overlap with generating the module. The thread is not a daemon: the process
-    exits only once the server has.
-    """
+    """(serverInfo, every tool as the JSON the server sent), through MCPAdapt."""
     import asyncio
-    import threading
-    from concurrent.futures import Future
 
     params = client_params(server, timeout)
-    inspection_class = _inspection_class()  # mcpadapt imported here, in the caller's thread
-    listed: Future[tuple[dict[str, Any], list[dict[str, Any]]]] = Future()
-    running: list[asyncio.Task[Any]] = []
+    where = _where(server)
 
-    async def run() -> None:
-        inspection = inspection_class(params, _raw_adapter(), connect_timeout=timeout,
-                                      client_session_timeout_seconds=float(timeout))  # fmt: skip
+    async def run() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        inspection = _inspection_class()(params, _raw_adapter(), connect_timeout=timeout,
+                                         client_session_timeout_seconds=float(timeout))  # fmt: skip
         async with inspection as tools:
-            raw = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
-            listed.set_result((inspection.server_info, raw))
+            info = inspection.server_info
+        return info, [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
 
-    async def bounded() -> None:
-        running.append(asyncio.current_task())  # type: ignore[arg-type]
+    async def bounded() -> tuple[dict[str, Any], list[dict[str, Any]]]:
         # Each request has its own timeout; this bounds everything else (a TCP
         # connect that hangs, a process that will not die). Pages add up.
-        await asyncio.wait_for(run(), timeout * 4 + 10)
+        return await asyncio.wait_for(run(), timeout * 4 + 10)
 
-    def inspect_in_thread() -> None:
-        with _client_log() as log, asyncio.Runner() as runner:
-            try:
-                runner.run(bounded())
-            except BaseException as exc:  # noqa: BLE001 - every failure becomes one line
-                if not listed.done():  # else the tools were listed: what failed after does not matter
-                    listed.set_exception(_inspection_error(exc, server, timeout, log.records))
-
-    thread = threading.Thread(target=inspect_in_thread, name="vendorgen-mcp-inspection")
-    thread.start()
-    try:
-        return listed.result()
-    except KeyboardInterrupt:
-        if running:  # stop the inspection too, rather than wait for its time-outs
-            running[0].get_loop().call_soon_threadsafe(running[0].cancel)
-        thread.join()
-        raise
-
-
-def _inspection_error(exc: BaseException, server: Mapping[str, Any], timeout: float,
-                      logged: list[logging.LogRecord]) -> BaseException:  # fmt: skip
-    """What `list_tools` raises for `exc`: one line saying why the server could not be read."""
-    if isinstance(exc, (UsageError, SchemaError)):
-        return exc
-    return SourceUnreachable(_failure(_where(server), server, exc, timeout, _first_problem(logged)))
+    with _client_log() as log:
+        try:
+            return asyncio.run(bounded())
+        except (UsageError, SchemaError):
+            raise
+        except BaseException as exc:  # noqa: BLE001 - every failure becomes one line
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            raise SourceUnreachable(_failure(where, server, exc, timeout, _first_problem(log.records))) from None
 
 
 class _Recorder(logging.Handler):
