@@ -11,10 +11,7 @@ from typing import Any
 from vendorgen import sources
 from vendorgen.config import GENERATOR, Excluded
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.formatter import format_source
-from vendorgen.gate import check_module
 from vendorgen.model import ModuleSpec
-from vendorgen.render import render_module
 from vendorgen.workspace import SCHEMAS_DIR, LockEntry, Workspace, canonical_json, sha256_text
 
 
@@ -42,6 +39,11 @@ def generate(snapshot: dict[str, Any], workspace: Workspace) -> Generated:
 
 def module_code(module: ModuleSpec, schema_sha256: str, workspace: Workspace) -> str:
     """`module` rendered, formatted and passed through the gate (also `push`'s one-tool modules)."""
+    # Not imported above: `inspect` has them imported while a source waits on its server.
+    from vendorgen.formatter import format_source
+    from vendorgen.gate import check_module
+    from vendorgen.render import render_module
+
     rendered = render_module(module, schema_sha256, workspace.templates_dir())
     code = format_source(rendered, workspace.config.line_length)
     check_module(code, module, sources.load(module.kind).ALLOWED_IMPORTS, workspace.config.line_length)
@@ -50,8 +52,17 @@ def module_code(module: ModuleSpec, schema_sha256: str, workspace: Workspace) ->
 
 def inspect(uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
     kind, target = sources.split_uri(uri)
+    with sources.meanwhile(_import_generator):
+        snapshots = sources.load(kind).inspect(target, options)
     # Through JSON and back, so what is generated now is exactly what the committed snapshot regenerates.
-    return [json.loads(snapshot_text(snapshot)) for snapshot in sources.load(kind).inspect(target, options)]
+    return [json.loads(snapshot_text(snapshot)) for snapshot in snapshots]
+
+
+def _import_generator() -> None:
+    """Import what generating needs that takes a while (jinja2, black, libcst), ahead of `module_code`."""
+    import black  # noqa: F401 - the formatter imports it on first use
+
+    from vendorgen import formatter, gate, render  # noqa: F401
 
 
 def members(uri: str, options: sources.AddOptions) -> list[str]:

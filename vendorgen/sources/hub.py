@@ -28,7 +28,7 @@ from vendorgen import naming, schema
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.literals import escape_text, python_literal
 from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec, ToolSpec
-from vendorgen.sources import AddOptions, seconds_from_env
+from vendorgen.sources import AddOptions, seconds_from_env, waiting
 from vendorgen.toolfile import REQUIRED, ToolFile
 
 # Unused: a hub module is the author's code, checked verbatim by the gate rather than against an allow-list.
@@ -56,7 +56,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     timeout = bound_hub_requests()
     api = HfApi(token=options.token or None)  # None: the token of `hf auth login`, if any
     space = f"Space {repo_id}" + (f" at revision {revision}" if revision else "")
-    with hub_errors(space):
+    with hub_errors(space), waiting():
         info = api.space_info(repo_id, revision=revision, timeout=timeout)
         files = sorted(sibling.rfilename for sibling in info.siblings or ())
         if TOOL_FILE not in files:

@@ -40,7 +40,7 @@ from vendorgen import naming, schema
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
 from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
-from vendorgen.sources import AddOptions, replay_options, seconds_from_env
+from vendorgen.sources import AddOptions, replay_options, seconds_from_env, waiting
 
 ALLOWED_IMPORTS = frozenset(
     {
@@ -268,7 +268,7 @@ def list_tools(server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT) -> t
         # connect that hangs, a process that will not die). Pages add up.
         return await asyncio.wait_for(run(), timeout * 4 + 10)
 
-    with _client_log() as log:
+    with _client_log() as log, waiting():
         try:
             return asyncio.run(bounded())
         except (UsageError, SchemaError):
@@ -336,9 +336,12 @@ def _failure(where: str, server: Mapping[str, Any], exc: BaseException, timeout:
         return f"cannot start {where}: permission denied"
     if isinstance(leaf, TimeoutError) or "Timed out" in text:
         return no_answer
+    # A stdio server's pipes torn down, with no other error: the process is gone.
+    closed = name in ("BrokenResourceError", "ClosedResourceError", "EndOfStream")
+    if stdio and (closed or (name == "McpError" and "Connection closed" in text)):
+        said = f"; the client said: {logged}" if logged else ""
+        return f"the MCP server {where} exited or closed its output before answering (its stderr is above){said}"
     if name == "McpError" and "Connection closed" in text:
-        if stdio:
-            return f"the MCP server {where} exited or closed its output before answering (its stderr is above)"
         return f"the MCP server at {where} closed the connection"
     if name == "ConnectError" or isinstance(leaf, ConnectionError):
         return f"cannot connect to {where}: {text or 'connection refused'}"

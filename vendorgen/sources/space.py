@@ -9,7 +9,7 @@ from typing import Any
 from vendorgen import naming, schema
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec
-from vendorgen.sources import AddOptions
+from vendorgen.sources import AddOptions, waiting
 
 ALLOWED_IMPORTS = frozenset(
     {
@@ -87,10 +87,11 @@ def _view_api(target: str, token: str | None) -> dict[str, Any]:
     from gradio_client import Client  # heavy; only `add space:` pays for it
 
     try:
-        client = Client(
-            target, token=token or os.environ.get("HF_TOKEN"), verbose=False, analytics_enabled=False
-        )
-        api = client.view_api(return_format="dict", print_info=False)
+        with waiting():
+            client = Client(
+                target, token=token or os.environ.get("HF_TOKEN"), verbose=False, analytics_enabled=False
+            )
+            api = client.view_api(return_format="dict", print_info=False)
     except Exception as exc:  # gradio_client raises anything from httpx errors to ValueError
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise SourceUnreachable(f"cannot read the Gradio API of {target}: {reason}") from None
