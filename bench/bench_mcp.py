@@ -4,8 +4,9 @@ Run: .venv/bin/python bench/bench_mcp.py   (starts tests/servers/mcp_many.py ove
 streamable-http on loopback; takes about a minute and a half)
 
 1. `vendorgen add` of a 200-tool server, whole process, against `black --fast` formatting
-   the same rendered file, whole process; then the same work in-process, phase by phase,
-   and the format phase as one piece against two at once.
+   the same rendered file, whole process (and, for scale, `add` from the server already
+   running behind streamable-http, and black on the file as written); then the same work
+   in-process, phase by phase, and the format phase as one piece against two at once.
 2. Median latency of one tool call: the vendored tool, the same tool through smolagents'
    `ToolCollection.from_mcp` (mcpadapt), a raw persistent `mcp.ClientSession`, and a new
    session per call.
@@ -72,10 +73,10 @@ def children() -> set[int]:
     return pids
 
 
-def vendoring(project: Path) -> None:
+def vendoring(project: Path, http_url: str) -> None:
     """`vendorgen add` of the server against black on the same file, then where its time goes."""
-    rendered, phase_seconds = phases(project)
-    anchor = whole_process(rendered)
+    rendered, written, phase_seconds = phases(project)
+    anchor = whole_process(rendered, written, http_url)
     total = sum(phase_seconds.values())
     for phase, seconds in phase_seconds.items():
         row(f"in-process, one run: {phase}", ms(seconds), anchor=f"{seconds / total:.0%} of the phases")
@@ -89,23 +90,31 @@ def vendoring(project: Path) -> None:
     formatting(rendered)
 
 
-def whole_process(rendered: str) -> float:
-    """The target: `vendorgen add` against `black --fast` on its rendered file, both whole processes; returns black's time."""
+def whole_process(rendered: str, written: str, http_url: str) -> float:
+    """The target: `vendorgen add` against `black --fast` on its rendered file, both whole processes; returns black's time.
+
+    Also, in the same turns: `add` from the same server already running behind streamable-http
+    (no server start-up to wait for), and black on the file as written (already formatted).
+    """
     with tempfile.TemporaryDirectory() as directory:
-        runs = iter(range(VENDOR_RUNS))
+        projects = iter(range(4 * VENDOR_RUNS))
 
-        def add() -> None:
-            target = Path(directory) / str(next(runs))  # a new project each time: `add` never overwrites
-            target.mkdir()
-            (target / "pyproject.toml").write_text('[project]\nname = "bench"\n')
-            command = [str(REPO / ".venv" / "bin" / "vendorgen"), "add", "--trust", "--env", "PYTHONPATH", "--name",
-                       "many", SOURCE]  # fmt: skip
-            subprocess.run(command, cwd=target, check=True, capture_output=True)
+        def add(source: str, *options: str) -> Callable[[], None]:
+            def run() -> None:
+                target = Path(directory) / str(next(projects))  # a new project each time: `add` never overwrites
+                target.mkdir()
+                (target / "pyproject.toml").write_text('[project]\nname = "bench"\n')
+                command = [str(REPO / ".venv" / "bin" / "vendorgen"), "add", *options, "--name", "many", source]
+                subprocess.run(command, cwd=target, check=True, capture_output=True)
 
-        def black() -> None:
-            subprocess.run(BLACK, input=rendered, text=True, check=True, capture_output=True)
+            return run
 
-        medians = interleaved_medians({"add": add, "black": black}, repeat=VENDOR_RUNS)
+        def black(text: str) -> Callable[[], None]:
+            return lambda: subprocess.run(BLACK, input=text, text=True, check=True, capture_output=True)
+
+        medians = interleaved_medians({"add": add(SOURCE, "--trust", "--env", "PYTHONPATH"), "black": black(rendered),
+                                       "add http": add(f"mcp:{http_url}"), "black written": black(written)},
+                                      repeat=VENDOR_RUNS)  # fmt: skip
     ratio = medians["add"] / medians["black"]
     row(
         f"`black --fast` on the rendered file, whole process (median of {VENDOR_RUNS}): the anchor",
@@ -113,11 +122,15 @@ def whole_process(rendered: str) -> float:
     )
     row(f"`vendorgen add` of the {COUNT}-tool server, whole process (median of {VENDOR_RUNS})", ms(medians["add"]),
         f"<= {VENDOR_TARGET}x black", verdict(ratio <= VENDOR_TARGET), f"{times(ratio)} `black --fast` on the same file")  # fmt: skip
+    row(f"the same server already running, over streamable-http (median of {VENDOR_RUNS})", ms(medians["add http"]),
+        anchor=f"{times(medians['add http'] / medians['black'])} `black --fast`")  # fmt: skip
+    row(f"`black --fast` on the file as written, already formatted (median of {VENDOR_RUNS})",
+        ms(medians["black written"]), anchor="one pass: black formats twice what it changed")  # fmt: skip
     return medians["black"]
 
 
-def phases(project: Path) -> tuple[str, dict[str, float]]:
-    """The work of `add`, in-process, timed phase by phase: the rendered (unformatted) text and the times."""
+def phases(project: Path) -> tuple[str, str, dict[str, float]]:
+    """The work of `add`, in-process, timed phase by phase: the rendered and the formatted text, and the times."""
     from vendorgen.formatter import format_source
     from vendorgen.gate import check_module
     from vendorgen.pipeline import snapshot_text
@@ -149,7 +162,7 @@ def phases(project: Path) -> tuple[str, dict[str, float]]:
     with workspace.mutex():  # the module and its snapshot, durably, as `add` writes them
         workspace.commit({f"tools/{module.name}.py": code, f"{SCHEMAS_DIR}/many.json": snapshot_text(snapshot)}, [])
     phase_seconds["write (files, snapshot, lock)"] = time.perf_counter() - start
-    return rendered, phase_seconds
+    return rendered, code, phase_seconds
 
 
 def formatting(rendered: str) -> None:
@@ -368,11 +381,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         project = Path(directory)
         (project / "pyproject.toml").write_text('[project]\nname = "bench"\n')
-        vendoring(project)
         port = free_port()
         url = f"http://127.0.0.1:{port}/mcp"
         args = ["-m", "tests.servers.mcp_many", "http", "--port", str(port), "--count", str(COUNT)]
         with server_process(args, url, env={"PYTHONPATH": str(REPO)}):
+            vendoring(project, url)
             latency(project, url)
         construction(project)
 
