@@ -7,7 +7,7 @@ fails is reported and makes the script exit 1.
 
     .venv/bin/python bench/bench_hostile.py [--examples N] [--kinds mcp,hub]
 
-Takes a while (about an hour at 10,000 per kind on 2 cores): black formats every
+Takes a while (about half an hour at 10,000 per kind on 2 quiet cores): black formats every
 accepted module.
 """
 

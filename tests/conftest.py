@@ -67,6 +67,20 @@ class Project:
             if path.is_file() and "__pycache__" not in path.parts
         }
 
+    def restore(self, files: dict[str, bytes]) -> None:
+        """Write back what `snapshot` returned (a sample project copied into this one)."""
+        for relative, content in files.items():
+            path = self.root / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content)
+
+    def edit(self, relative: str, old: str, new: str) -> None:
+        """Replace the first `old` in a file by `new`, as a user editing it would."""
+        path = self.root / relative
+        text = path.read_text()
+        assert old in text, f"{old!r} not in {relative}"
+        path.write_text(text.replace(old, new, 1))
+
     def import_module(self, relative: str):
         """Import a generated file by path, as the user's code would."""
         import importlib.util

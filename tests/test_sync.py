@@ -61,18 +61,8 @@ def sample(upstream: Upstream, tmp_path_factory: pytest.TempPathFactory) -> dict
 
 @pytest.fixture
 def copy(project: Project, sample: dict[str, bytes]) -> Project:
-    for relative, content in sample.items():
-        path = project.root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content)
+    project.restore(sample)
     return project
-
-
-def edit(project: Project, relative: str, old: str, new: str) -> None:
-    path = project.root / relative
-    text = path.read_text()
-    assert old in text, f"{old!r} not in {relative}"
-    path.write_text(text.replace(old, new, 1))
 
 
 def lock(project: Project) -> dict[str, dict]:
@@ -99,8 +89,8 @@ NEW_SIGNATURE = '+        self, value: float = 2, unit: Literal["m", "ft", "km"]
 
 
 def add_my_edits(project: Project) -> None:
-    edit(project, "tools/convert.py", SETUP_LINE, MY_SETUP_LINE)
-    edit(project, "tools/convert.py", "\n    def to_langchain(self)", MY_METHOD + "\n    def to_langchain(self)")
+    project.edit("tools/convert.py", SETUP_LINE, MY_SETUP_LINE)
+    project.edit("tools/convert.py", "\n    def to_langchain(self)", MY_METHOD + "\n    def to_langchain(self)")
 
 
 # -- version 1: nothing changed upstream ------------------------------------------------------------
@@ -184,8 +174,7 @@ def test_update_merges_local_edits_with_the_upstream_change(upstream: Upstream, 
 def test_a_conflicting_edit_gets_markers_and_exit_1(upstream: Upstream, copy: Project, sample: dict) -> None:
     upstream.serve(2)
     mine = '"value": {"type": "number", "description": "Length in metres", "default": 1, "nullable": True},'
-    edit(
-        copy,
+    copy.edit(
         "tools/convert.py",
         '"value": {"type": "number", "description": "Value", "default": 1, "nullable": True},',
         mine,

@@ -35,10 +35,7 @@ def sample(gradio_app: str, tmp_path_factory: pytest.TempPathFactory) -> dict[st
 
 @pytest.fixture
 def copy(project: Project, sample: dict[str, bytes]) -> Project:
-    for relative, content in sample.items():
-        path = project.root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content)
+    project.restore(sample)
     return project
 
 
@@ -53,13 +50,6 @@ def project_factory(tmp_path: Path):
         return Project(root)
 
     return make
-
-
-def edit(project: Project, relative: str, old: str, new: str) -> None:
-    path = project.root / relative
-    text = path.read_text()
-    assert old in text, f"{old!r} not in {relative}"
-    path.write_text(text.replace(old, new, 1))
 
 
 def configure(project: Project, toml: str) -> None:
@@ -94,8 +84,7 @@ def test_a_fresh_project_is_in_sync(copy: Project) -> None:
 
 
 def test_a_local_edit_fails_with_its_diff_unless_edits_are_allowed(copy: Project) -> None:
-    edit(
-        copy,
+    copy.edit(
         "tools/convert.py",
         "        if self.client is None:\n",
         "        # reviewed\n        if self.client is None:\n",
@@ -145,7 +134,7 @@ def test_vendorgen_version_drift_fails_until_update(copy: Project, sample: dict[
 
 
 def test_a_hand_edited_snapshot_fails_until_update(copy: Project) -> None:
-    edit(copy, ".vendorgen/schemas/convert.json", '"label": "Value"', '"label": "Length"')
+    copy.edit(".vendorgen/schemas/convert.json", '"label": "Value"', '"label": "Length"')
     check_fails_then_update_fixes(copy, ".vendorgen/schemas/convert.json changed since vendorgen.lock was written")
     assert '"description": "Length"' in (copy.root / "tools/convert.py").read_text()
 
@@ -252,8 +241,7 @@ def test_remove_deletes_only_what_the_lock_owns(copy: Project) -> None:
 
 
 def test_remove_refuses_an_edited_file_without_force(copy: Project) -> None:
-    edit(
-        copy,
+    copy.edit(
         "tools/describe.py",
         "        if self.client is None:\n",
         "        # mine now\n        if self.client is None:\n",
@@ -273,8 +261,7 @@ def test_remove_refuses_an_edited_file_without_force(copy: Project) -> None:
 
 
 def test_list_shows_each_status(copy: Project) -> None:
-    edit(
-        copy,
+    copy.edit(
         "tools/convert.py",
         "        if self.client is None:\n",
         "        # mine\n        if self.client is None:\n",
@@ -284,7 +271,7 @@ def test_list_shows_each_status(copy: Project) -> None:
     assert {name: row["status"] for name, row in rows.items()} == {"convert": "edited", "describe": "missing"}
     assert rows["describe"]["problems"] == ["tools/describe.py is missing: `vendorgen update describe` restores it"]
 
-    edit(copy, "tools/convert.py", "        # mine\n", "<<<<<<< mine\n=======\n>>>>>>> theirs\n")
+    copy.edit("tools/convert.py", "        # mine\n", "<<<<<<< mine\n=======\n>>>>>>> theirs\n")
     assert copy.run("update", "--offline", "describe").exit_code == 0
     path = copy.root / "vendorgen.lock"
     path.write_text(path.read_text().replace(f'"vendorgen {__version__}"', '"vendorgen 0.0.9"'))
@@ -342,8 +329,7 @@ def test_diff_offline_separates_local_edits_from_template_drift(copy: Project) -
 
 def edit_then_change_templates(project: Project) -> None:
     """The user edits convert.py, then overrides the template of the header every module has."""
-    edit(
-        project,
+    project.edit(
         "tools/convert.py",
         "        if self.client is None:\n",
         "        # mine\n        if self.client is None:\n",
