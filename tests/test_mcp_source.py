@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -810,7 +811,7 @@ def test_a_tool_calling_agent_may_leave_optional_arguments_out(stdio_module: Mod
 def test_http_module_is_the_stdio_module_but_for_the_server(stdio_project: Project, http_module: ModuleType) -> None:
     def body(path: Path, source: str) -> list[str]:
         code = path.read_text().replace(source, "<source>")
-        code = code[: code.index("SERVER = ")] + code[code.index("\n# Seconds a tool call") :]
+        code = code[: code.index("SERVER: dict[str, Any] = ")] + code[code.index("\n# Seconds a tool call") :]
         return [line for line in code.splitlines() if not line.startswith("#")]
 
     stdio_path = stdio_project.root / "tools/vendorgen_test.py"
@@ -1032,3 +1033,11 @@ def test_generated_code_escapes_hostile_text() -> None:
         assert character not in code
     compile(code, "cases.py", "exec")
 
+
+
+def test_the_stdio_module_type_checks(stdio_project: Project, tmp_path: Path) -> None:
+    """mypy passes a stdio module too (generated_example's MCP module is streamable-http)."""
+    command = [sys.executable, "-m", "mypy", "--ignore-missing-imports", "--python-version", "3.11",
+               "--cache-dir", str(tmp_path), "tools/vendorgen_test.py"]  # fmt: skip
+    result = subprocess.run(command, cwd=stdio_project.root, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -28,9 +28,10 @@ PUBLIC_HELPERS = frozenset({"tools"})
 # Public classes a template may define beside the tool classes, each with the one base it must have
 # (an exception its users can catch by name).
 PUBLIC_CLASSES = {"MCPToolError": "RuntimeError"}
-# Tool class attributes a template may annotate, each with the one annotation it may carry
-# (smolagents ships no type information, so a type checker learns the shape of `inputs` here).
-ATTRIBUTE_ANNOTATIONS = {"inputs": "dict[str, dict[str, Any]]"}
+# Tool class attributes and module constants a template may annotate, each with the one annotation
+# it may carry, for type checkers: smolagents ships no type information, and a literal mixing
+# strings and lists would be inferred too narrowly.
+ANNOTATIONS = {"inputs": "dict[str, dict[str, Any]]", "SERVER": "dict[str, Any]"}
 # Nodes that hold only spaces, newlines and comments: more than half of a module's nodes,
 # and nothing in them is code, so the walk in `check_everywhere` skips them.
 _LAYOUT = (cst.BaseParenthesizableWhitespace, cst.TrailingWhitespace, cst.EmptyLine, cst.Newline, cst.Comment)
@@ -144,8 +145,10 @@ class _Checker:
                 for small in statement.body:
                     if isinstance(small, (cst.Import, cst.ImportFrom)):
                         self.check_import(small)
-                    elif isinstance(small, cst.Assign) and self._target(small) in constants:
+                    elif isinstance(small, (cst.Assign, cst.AnnAssign)) and self._target(small) in constants:
                         target = self._target(small)
+                        if not self._annotation_allowed(small):
+                            self.fail(f"unexpected annotation of {target}")
                         if not _same(self.value(small.value, target), constants[target]):
                             self.fail(f"module constant {target} differs from the spec")
                         seen_constants.add(target)
@@ -167,6 +170,13 @@ class _Checker:
         if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name):
             return assign.targets[0].target.value
         return None
+
+    def _annotation_allowed(self, assign: cst.Assign | cst.AnnAssign) -> bool:
+        """A plain assignment, or one annotated exactly as ANNOTATIONS says for its name."""
+        if isinstance(assign, cst.Assign):
+            return True
+        expected = ANNOTATIONS.get(self._target(assign) or "")
+        return assign.value is not None and self.code(assign.annotation.annotation) == expected
 
     def check_import(self, node: cst.Import | cst.ImportFrom) -> None:
         for name in _imported_names(self.tree, node):
@@ -194,9 +204,7 @@ class _Checker:
             target = self._target(small) if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
             if target is None or target not in expected or len(statement.body) != 1:  # type: ignore[union-attr]
                 self.fail(f"class {tool.class_name}: unexpected statement {self.code(statement).strip()[:80]!r}")
-            if isinstance(small, cst.AnnAssign) and (
-                small.value is None or self.code(small.annotation.annotation) != ATTRIBUTE_ANNOTATIONS.get(target)
-            ):
+            if not self._annotation_allowed(small):  # type: ignore[arg-type]
                 self.fail(f"class {tool.class_name}: unexpected annotation of {target}")
             if not _same(self.value(small.value, f"{tool.class_name}.{target}"), expected[target]):  # type: ignore[union-attr]
                 self.fail(f"class {tool.class_name}: {target} differs from the spec")

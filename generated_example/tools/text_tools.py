@@ -22,7 +22,7 @@ from typing import Any, Literal
 from smolagents import Tool
 
 # How to reach the server.
-SERVER = {
+SERVER: dict[str, Any] = {
     "name": "text-tools",
     "version": "1.30.0",
     "transport": "streamable-http",

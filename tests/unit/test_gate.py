@@ -49,6 +49,8 @@ TAMPERINGS = [
     ('        token = self.token or os.environ.get("HF_TOKEN")\n',
      '        token = self.token or os.environ.get("\\u202eHF_TOKEN")\n', "unexpected text"),
     ("    Calls /describe on", "    Calls /somewhere-else on", "docstring differs"),
+    ("    inputs: dict[str, dict[str, Any]] = {", "    inputs: Any = {", "unexpected annotation of inputs"),
+    ('    name = "describe"\n', '    name: str = "describe"\n', "unexpected annotation of name"),
 ]  # fmt: skip
 
 
@@ -114,3 +116,29 @@ def test_the_gate_walks_the_same_nodes_as_libcst_children(code: str) -> None:
         children = list(_children(node))
         assert sorted(map(id, children)) == sorted(map(id, node.children)), type(node).__name__
         stack.extend(children)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "reason"),
+    [
+        ("SERVER: dict[str, Any] = {", "SERVER: Any = {", "unexpected annotation of SERVER"),
+        ("TIMEOUT = 60.0\n", "TIMEOUT: float = 60.0\n", "unexpected annotation of TIMEOUT"),
+        ("SERVER: dict[str, Any] = {", "SERVER = {", None),  # a template may leave it plain
+    ],
+)
+def test_only_the_known_annotations_pass_on_module_constants(old: str, new: str, reason: str | None) -> None:
+    from tests.servers.mcp_many import make_tools
+    from vendorgen.sources import mcp
+
+    tools = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in make_tools(2)]
+    snapshot = {"kind": "mcp", "source": "mcp:stdio:server", "name": "many",
+                "server": {"transport": "stdio", "command": "server", "args": ["--x"], "env": []},
+                "server_info": {"name": "many", "version": "1"}, "tools": tools}  # fmt: skip
+    module = mcp.build(snapshot)
+    code = format_source(render_module(module, "0" * 64))
+    assert old in code
+    if reason is None:
+        check_module(code.replace(old, new, 1), module, mcp.ALLOWED_IMPORTS)
+        return
+    with pytest.raises(GateError, match=reason):
+        check_module(code.replace(old, new, 1), module, mcp.ALLOWED_IMPORTS)
