@@ -264,9 +264,9 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
     A file vendorgen wrote and nobody touched is replaced. An edited file is
     merged three ways (base: the file as vendorgen wrote it, regenerated or
     found in git; yours: the file; theirs: what the source answers now), so
-    your edits survive. Where
-    both changed the same lines, conflict markers are written and the command
-    exits 1 naming the files. The lock changes only for what is written.
+    your edits survive. Where both changed the same lines, conflict markers
+    are written and the command exits 1 naming the files. The lock changes
+    only for what is written.
 
     \b
     Examples:
