@@ -13,7 +13,7 @@ import enum
 import functools
 import json
 from collections.abc import Collection, Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 import libcst as cst
 
@@ -104,7 +104,7 @@ class _Checker:
         self.template_roots: set[int] = set()
         self.checked_values: set[int] = set()
 
-    def fail(self, message: str) -> None:
+    def fail(self, message: str) -> NoReturn:
         raise GateError(f"{self.module.name}: {message}")
 
     def code(self, node: cst.CSTNode) -> str:
@@ -145,11 +145,9 @@ class _Checker:
                 for small in statement.body:
                     if isinstance(small, (cst.Import, cst.ImportFrom)):
                         self.check_import(small)
-                    elif isinstance(small, (cst.Assign, cst.AnnAssign)) and self._target(small) in constants:
-                        target = self._target(small)
-                        if not self._annotation_allowed(small):
-                            self.fail(f"unexpected annotation of {target}")
-                        if not _same(self.value(small.value, target), constants[target]):
+                    elif (assignment := self._assignment(small)) is not None and assignment[0] in constants:
+                        target, value = assignment
+                        if not _same(self.value(value, target), constants[target]):
                             self.fail(f"module constant {target} differs from the spec")
                         seen_constants.add(target)
                     else:
@@ -162,21 +160,19 @@ class _Checker:
             self.fail(f"missing module constants: {', '.join(sorted(missing))}")
         self.check_everywhere()
 
-    @staticmethod
-    def _target(assign: cst.Assign | cst.AnnAssign) -> str | None:
-        """The name a plain `name = ...` or `name: annotation = ...` assigns; None for anything else."""
-        if isinstance(assign, cst.AnnAssign):
-            return assign.target.value if isinstance(assign.target, cst.Name) else None
-        if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name):
-            return assign.targets[0].target.value
-        return None
+    def _assignment(self, node: cst.BaseSmallStatement) -> tuple[str, cst.BaseExpression] | None:
+        """(name, value) of `name = value` or `name: annotation = value`; None for any other statement.
 
-    def _annotation_allowed(self, assign: cst.Assign | cst.AnnAssign) -> bool:
-        """A plain assignment, or one annotated exactly as ANNOTATIONS says for its name."""
-        if isinstance(assign, cst.Assign):
-            return True
-        expected = ANNOTATIONS.get(self._target(assign) or "")
-        return assign.value is not None and self.code(assign.annotation.annotation) == expected
+        An annotation must be the one ANNOTATIONS gives the name.
+        """
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            return node.targets[0].target.value, node.value
+        if isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.value is not None:
+            name = node.target.value
+            if self.code(node.annotation.annotation) != ANNOTATIONS.get(name):
+                self.fail(f"unexpected annotation of {name}")
+            return name, node.value
+        return None
 
     def check_import(self, node: cst.Import | cst.ImportFrom) -> None:
         for name in _imported_names(self.tree, node):
@@ -200,13 +196,12 @@ class _Checker:
             if isinstance(statement, cst.FunctionDef):
                 methods[statement.name.value] = statement
                 continue
-            small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
-            target = self._target(small) if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
-            if target is None or target not in expected or len(statement.body) != 1:  # type: ignore[union-attr]
+            one_line = isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            assignment = self._assignment(statement.body[0]) if one_line else None  # type: ignore[attr-defined]
+            if assignment is None or assignment[0] not in expected:
                 self.fail(f"class {tool.class_name}: unexpected statement {self.code(statement).strip()[:80]!r}")
-            if not self._annotation_allowed(small):  # type: ignore[arg-type]
-                self.fail(f"class {tool.class_name}: unexpected annotation of {target}")
-            if not _same(self.value(small.value, f"{tool.class_name}.{target}"), expected[target]):  # type: ignore[union-attr]
+            target, value = assignment
+            if not _same(self.value(value, f"{tool.class_name}.{target}"), expected[target]):
                 self.fail(f"class {tool.class_name}: {target} differs from the spec")
             seen.add(target)
         if missing := set(expected) - seen:
@@ -305,10 +300,11 @@ def _children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     times faster, and a unit test checks both give the same nodes.
     """
     for name in _node_fields(type(node)):
-        value: object = getattr(node, name)
+        value: Any = getattr(node, name)
         for item in value if isinstance(value, (tuple, list)) else (value,):
-            if _role(type(item)) is not _Role.NOT_A_NODE:
-                yield item  # type: ignore[misc]
+            item_type: type = type(item)
+            if _role(item_type) is not _Role.NOT_A_NODE:
+                yield item
 
 
 @functools.cache

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import fnmatch
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -204,7 +205,7 @@ class _Reviewer(cst.CSTVisitor):
             elif method == "open" and callee is None:  # Path.open(mode)
                 self._check_open(node, node.args[:1], f"{_short(receiver)}.open")
 
-    def _check_open(self, node: cst.Call, positional_mode: list[cst.Arg], shown: str) -> None:
+    def _check_open(self, node: cst.Call, positional_mode: Sequence[cst.Arg], shown: str) -> None:
         keyword = [arg for arg in node.args if arg.keyword is not None and arg.keyword.value == "mode"]
         mode_args = keyword or [arg for arg in positional_mode if arg.keyword is None and not arg.star]
         if not mode_args:

@@ -172,9 +172,8 @@ def _from_enum(values: list[Any], schema: Mapping[str, Any]) -> MappedType:
         return MappedType("null", "None", accepts_null=True)
     kinds: list[str] = []
     for value in values:
-        kind = _json_kind(value)
-        if kind not in kinds:
-            kinds.append(kind)
+        if (value_kind := _json_kind(value)) not in kinds:
+            kinds.append(value_kind)
     if set(kinds) == {"integer", "number"}:
         kinds = ["number"]
     if any(kind in ("array", "object") for kind in kinds):

@@ -329,7 +329,8 @@ def snapshot_options(snapshot: dict[str, Any]) -> AddOptions:
     known = {field.name for field in dataclasses.fields(AddOptions)} - {"token"}
     if not isinstance(recorded, dict) or not set(recorded) <= known:
         raise VendorgenError(f"the snapshot of {snapshot.get('name')} records unusable options: {recorded!r}")
-    return AddOptions(**{key: tuple(value) if isinstance(value, list) else value for key, value in recorded.items()})
+    options: dict[str, Any] = {key: tuple(value) if isinstance(value, list) else value for key, value in recorded.items()}
+    return AddOptions(**options)
 
 
 def upstream_changes(base: Generated, new: Generated) -> tuple[str, ...]:
@@ -513,6 +514,7 @@ def _plan_one(
     written = base.code if base is not None and sha256_text(base.code) == entry.sha256 else None
     if edited and written is None:
         written = written_text(workspace, entry)
+    text: str | None
     if on_disk is None:
         text, action, conflicts = new.code, "restored", 0
     elif not edited:  # untouched since vendorgen wrote it: replaced
@@ -521,7 +523,7 @@ def _plan_one(
         assert base is not None  # _base raises when an edited file cannot have one
         text, action, conflicts = _merge(entry, on_disk, written or base.code, new)
     new_entry = pipeline.lock_entry(new, entry.path, entry.schema)
-    snapshot_text = pipeline.snapshot_text(live)
+    snapshot_text: str | None = pipeline.snapshot_text(live)
     if snapshot_text == read_file(workspace, entry.schema):
         snapshot_text = None
     if action == "up to date" and (snapshot_text is not None or new_entry != entry):

@@ -63,6 +63,8 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             raise VendorgenError(
                 f"{space} has no {TOOL_FILE}, so it is not a smolagents tool Space (its files: {', '.join(files) or 'none'})"
             )
+        if not info.sha:
+            raise SourceUnreachable(f"the Hub named no commit for {space}; try again")
         tool_py = _fetch(api, repo_id, TOOL_FILE, info.sha, timeout)
         requirements_txt = (
             _fetch(api, repo_id, REQUIREMENTS_FILE, info.sha, timeout) if REQUIREMENTS_FILE in files else None
@@ -177,7 +179,7 @@ def _input(where: str, key: Any, entry: Any) -> InputSpec:
     if not isinstance(key, str) or not naming.is_parameter(key):
         raise SchemaError(f"{where}.inputs: {key!r} is not a usable Python parameter name")
     types = entry.get("type") if isinstance(entry, dict) else None
-    kinds = types if isinstance(types, list) else [types]
+    kinds: list[Any] = types if isinstance(types, list) else [types]
     if (
         not kinds
         or any(kind not in SMOLAGENTS_TYPES for kind in kinds)
@@ -196,7 +198,7 @@ def _input(where: str, key: Any, entry: Any) -> InputSpec:
     return InputSpec(
         name=key,
         wire_name=key,
-        type=tuple(types) if isinstance(types, list) else types,
+        type=tuple(kinds) if isinstance(types, list) else kinds[0],
         annotation=annotation,
         description=entry["description"],
         required=not nullable,

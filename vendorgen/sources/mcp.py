@@ -207,7 +207,7 @@ def _where(server: Mapping[str, Any]) -> str:
 
 def default_module_name(info: Mapping[str, Any], server: Mapping[str, Any]) -> str:
     """From the server's own name (`serverInfo.name`), else its host or command."""
-    base = info.get("name") if isinstance(info.get("name"), str) else ""
+    base = info["name"] if isinstance(info.get("name"), str) else ""
     if not base.strip():
         if server["transport"] == "stdio":
             base = os.path.basename(server["command"])
@@ -430,7 +430,7 @@ def _inspection_class() -> type:
             # subclass only records what the server sent. Restored as soon as
             # the connection is up, whatever happens.
             original = core.ClientSession
-            core.ClientSession = RecordingSession
+            core.ClientSession = RecordingSession  # type: ignore[misc]
             try:
                 return await super().__aenter__()
             except BaseException:
@@ -440,7 +440,7 @@ def _inspection_class() -> type:
                     await self._ctxmanager.aclose()
                 raise
             finally:
-                core.ClientSession = original
+                core.ClientSession = original  # type: ignore[misc]
 
         async def atools(self) -> list[Any]:
             self.mcp_tools = [await _all_pages(session) for session in self.sessions]
@@ -489,7 +489,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     if server.get("transport") not in TRANSPORTS:
         raise SchemaError(f"unknown MCP transport {server.get('transport')!r}")
     info = snapshot.get("server_info") or {}
-    server_name = info.get("name") if isinstance(info.get("name"), str) else ""
+    server_name = info["name"] if isinstance(info.get("name"), str) else ""
     prefix = snapshot.get("prefix", "")
     tools = [_tool(raw, prefix, server_name) for raw in snapshot["tools"]]
     module_name = naming.python_name(snapshot["name"])
@@ -541,7 +541,7 @@ def _tool(raw: Any, prefix: str, server_name: str) -> ToolSpec:
 
 
 def _description(raw: Mapping[str, Any], mcp_name: str, server_name: str) -> str:
-    annotations = raw.get("annotations") if isinstance(raw.get("annotations"), Mapping) else {}
+    annotations = raw["annotations"] if isinstance(raw.get("annotations"), Mapping) else {}
     for text in (raw.get("description"), raw.get("title"), annotations.get("title")):
         if isinstance(text, str) and text.strip():
             return schema.description_text(text)

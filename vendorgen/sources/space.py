@@ -161,7 +161,7 @@ def _input(parameter: Any, index: int) -> InputSpec:
     if not isinstance(wire, str) or not wire:
         wire = f"param_{index}"
     component = _text(parameter.get("component"))
-    type_schema = parameter.get("type") if isinstance(parameter.get("type"), Mapping) else {}
+    type_schema = parameter["type"] if isinstance(parameter.get("type"), Mapping) else {}
     description = _text(parameter.get("label"))
     if _text(type_schema.get("description")) and "json" not in type_schema.get("description", "").lower():
         extra = type_schema["description"]
