@@ -19,7 +19,7 @@ import libcst as cst
 
 from vendorgen.errors import GateError
 from vendorgen.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
-from vendorgen.model import NO_DEFAULT, ModuleSpec, ToolSpec
+from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec, ToolSpec
 from vendorgen.naming import FORBIDDEN_NAMES
 from vendorgen.toolfile import ToolFile
 
@@ -28,10 +28,6 @@ PUBLIC_HELPERS = frozenset({"tools"})
 # Public classes a template may define beside the tool classes, each with the one base it must have
 # (an exception its users can catch by name).
 PUBLIC_CLASSES = {"MCPToolError": "RuntimeError"}
-# Tool class attributes and module constants a template may annotate, each with the one annotation
-# it may carry, for type checkers: smolagents ships no type information, and a literal mixing
-# strings and lists would be inferred too narrowly.
-ANNOTATIONS = {"inputs": "dict[str, dict[str, Any]]", "SERVER": "dict[str, Any]"}
 # Nodes that hold only spaces, newlines and comments: more than half of a module's nodes,
 # and nothing in them is code, so the walk in `check_everywhere` skips them.
 _LAYOUT = (cst.BaseParenthesizableWhitespace, cst.TrailingWhitespace, cst.EmptyLine, cst.Newline, cst.Comment)
@@ -163,7 +159,7 @@ class _Checker:
     def _assignment(self, node: cst.BaseSmallStatement) -> tuple[str, cst.BaseExpression] | None:
         """(name, value) of `name = value` or `name: annotation = value`; None for any other statement.
 
-        An annotation must be the one ANNOTATIONS gives the name.
+        An annotation must be the one `model.ANNOTATIONS` gives the name.
         """
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             return node.targets[0].target.value, node.value

@@ -21,6 +21,11 @@ class _NoDefault:
 
 NO_DEFAULT: Any = _NoDefault()
 
+# The type annotations generated code gives some names (a tool class attribute, a module constant),
+# for type checkers: smolagents ships no type information, and a literal mixing strings and lists
+# would be inferred too narrowly. Templates write them; the gate allows these and no others.
+ANNOTATIONS = {"inputs": "dict[str, dict[str, Any]]", "SERVER": "dict[str, Any]"}
+
 
 @dataclass(frozen=True)
 class InputSpec:

@@ -9,7 +9,7 @@ import jinja2
 
 from vendorgen import TEMPLATES_VERSION, __version__
 from vendorgen.literals import comment_text, docstring_body, python_literal
-from vendorgen.model import NO_DEFAULT, ModuleSpec
+from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -39,6 +39,7 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
     env.filters["docstring"] = docstring_body
     env.filters["comment"] = comment_text
     env.globals["NO_DEFAULT"] = NO_DEFAULT
+    env.globals["annotations"] = ANNOTATIONS
     env.globals["vendorgen_version"] = __version__
     env.globals["templates_version"] = TEMPLATES_VERSION
     return env
