@@ -171,6 +171,7 @@ def hub_errors(what: str) -> Iterator[None]:
     Exit 2 (SourceUnreachable, UsageError) when the Hub cannot be reached, fails
     (5xx) or refuses (401/403); exit 1 when what was asked for does not exist.
     """
+    from huggingface_hub import get_token
     from huggingface_hub.errors import (
         EntryNotFoundError,
         GatedRepoError,
@@ -204,7 +205,7 @@ def hub_errors(what: str) -> Iterator[None]:
         raise VendorgenError(f"{what}: {first_line(exc)}") from None
     except HfHubHTTPError as exc:
         status = _status(exc)
-        message = exc.server_message or first_line(exc)
+        message = redacted(exc.server_message, [get_token()]) if exc.server_message else first_line(exc)
         if status in (401, 403):
             raise SourceUnreachable(
                 f"the Hub at {endpoint} refused access to {what} (HTTP {status}: {message}); "
