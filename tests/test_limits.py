@@ -11,7 +11,9 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import Project
+from tests.servers.fakehub import FakeHub
 from tests.servers.mcp_oversized import doubling_schema
+from tests.test_hub_source import SPACE, TOOL_PY, env, tool_space
 from vendorgen.errors import SchemaError, UsageError
 from vendorgen.schema import inputs_from_object
 
@@ -54,11 +56,12 @@ def test_a_doubling_schema_from_an_mcp_server(project: Project) -> None:
 
 
 def test_a_long_description_from_an_mcp_server(project: Project) -> None:
-    line = one_error_line(project, ["add", f"{OVERSIZED} --description 200000", "--trust", "--env", "PYTHONPATH"], {},
-                          "200,000 characters", "VENDORGEN_MAX_DESCRIPTION_CHARS")  # fmt: skip
+    line = one_error_line(project, ["add", f"{OVERSIZED} --description 150000", "--trust", "--env", "PYTHONPATH"], {},
+                          "150,000 characters", "limit of 100,000", "VENDORGEN_MAX_DESCRIPTION_CHARS")  # fmt: skip
     assert "ddddd" not in line
-    raised = {"VENDORGEN_MAX_DESCRIPTION_CHARS": "300000"}
-    assert project.run("add", f"{OVERSIZED} --description 200000", "--trust", "--env", "PYTHONPATH", env=raised).exit_code == 0
+    one_error_line(project, ["add", f"{OVERSIZED} --description 2000", "--trust", "--env", "PYTHONPATH"],
+                   {"VENDORGEN_MAX_DESCRIPTION_CHARS": "1000"}, "2,000 characters", "limit of 1,000")  # fmt: skip
+    assert project.run("add", f"{OVERSIZED} --description 2000", "--trust", "--env", "PYTHONPATH").exit_code == 0
 
 
 def test_a_listing_over_the_byte_limit(project: Project) -> None:
@@ -89,3 +92,10 @@ def test_too_many_langchain_tools_and_a_long_parameter_description(project: Proj
                    "lc_many:TOOLS has 5 tools", "VENDORGEN_MAX_TOOLS")  # fmt: skip
     one_error_line(project, ["add", "langchain:lc_many:LONG"], {"VENDORGEN_MAX_DESCRIPTION_CHARS": "1000"},
                    "parameter 'text'", "5,000 characters", "VENDORGEN_MAX_DESCRIPTION_CHARS")  # fmt: skip
+
+
+def test_a_hub_tool_file_over_the_byte_limit_is_not_read_to_the_end(fakehub: FakeHub, project: Project) -> None:
+    tool_space(fakehub, TOOL_PY + "\n# padding " + "x" * 200_000 + "\n")
+    one_error_line(project, ["add", f"hub:{SPACE}", "--trust"],
+                   {**env(fakehub, project), "VENDORGEN_MAX_LISTING_BYTES": "100000"},
+                   f"tool.py of {SPACE} has ", "over vendorgen's limit of 100,000", "VENDORGEN_MAX_LISTING_BYTES")  # fmt: skip

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 
 from vendorgen.credentials import redacted
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
+from vendorgen.limits import LISTING_BYTES
 from vendorgen.sources import seconds_from_env
 
 REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
@@ -149,17 +150,24 @@ def fetch_file(api: Any, repo_id: str, filename: str, sha: str) -> str:
 
     url = hf_hub_url(repo_id, filename, repo_type="space", revision=sha, endpoint=api.endpoint)
 
-    def get() -> Any:
-        response = get_session().get(url, headers=build_hf_headers(token=api.token), timeout=request_timeout())
-        hf_raise_for_status(response)
-        return response
+    def get() -> tuple[str | None, bytes]:
+        """(the commit the Hub served, the body), read no further than the listing limit."""
+        headers = build_hf_headers(token=api.token)
+        with get_session().stream("GET", url, headers=headers, timeout=request_timeout()) as response:
+            if response.status_code >= 400:
+                response.read()  # the error's message is in the body
+                hf_raise_for_status(response)
+            body = bytearray()
+            for chunk in response.iter_bytes():
+                body += chunk
+                LISTING_BYTES.check(len(body), f"{filename} of {repo_id}")
+            return response.headers.get("X-Repo-Commit"), bytes(body)
 
-    response = within_deadline(get, f"the Hub at {api.endpoint} for {filename} of {repo_id}")
-    served = response.headers.get("X-Repo-Commit")
+    served, body = within_deadline(get, f"the Hub at {api.endpoint} for {filename} of {repo_id}")
     if served and served != sha:
         raise SourceUnreachable(f"the Hub served {filename} of {repo_id} from commit {served}, not {sha}")
     try:
-        return response.content.decode("utf-8-sig")  # type: ignore[no-any-return]
+        return body.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise SchemaError(f"{filename} of {repo_id} is not UTF-8 text") from None
 

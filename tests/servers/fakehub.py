@@ -26,6 +26,7 @@ import os
 import re
 import socket
 import threading
+import time
 import traceback
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -189,7 +190,7 @@ class _Fault:
 
 
 # What `break_next` can do to an answer, as a network or a broken server would.
-BREAKAGES = ("hang", "malformed", "truncated", "cut")
+BREAKAGES = ("hang", "malformed", "truncated", "cut", "trickle")
 
 
 class FakeHub:
@@ -367,7 +368,7 @@ class FakeHub:
 
         `hang`: never answer. `malformed`: 200 with a body that is not JSON. `truncated`: the first half of
         the real answer's body, sent as the whole body. `cut`: the real answer's headers, half its body,
-        then the connection closes.
+        then the connection closes. `trickle`: the real answer, its body one byte a second.
         """
         if breakage not in BREAKAGES:
             raise ValueError(f"unknown breakage {breakage!r}; one of {BREAKAGES}")
@@ -551,7 +552,15 @@ class _Handler(BaseHTTPRequestHandler):
                 self.send_header(key, value.encode("latin-1", "replace").decode("latin-1"))
         self.send_header("Content-Length", length)
         self.end_headers()
-        if self.command != "HEAD":
+        if self.command != "HEAD" and self.breakage == "trickle":
+            try:
+                for byte in body:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(1)
+            except OSError:  # the client gave up, as it should
+                self.close_connection = True
+        elif self.command != "HEAD":
             self.wfile.write(body)
         if self.breakage == "cut":
             self.wfile.flush()
