@@ -18,6 +18,7 @@ import pytest
 
 from tests.conftest import REPO, Project
 from tests.servers import free_port, server_process
+from tests.servers.fakehub import FakeHub
 from vendorgen.hubclient import token_allowed
 
 HUB = "https://huggingface.co"
@@ -171,3 +172,18 @@ def test_the_deadline_setting_is_checked(project: Project) -> None:
     assert result.stderr.strip() == "error: VENDORGEN_HUB_TIMEOUT must be a positive number of seconds, not '-1'"
 
 
+
+
+def test_a_space_by_name_sends_the_token_to_the_hub_but_not_to_a_host_that_is_not_its_own(
+    fakehub: FakeHub, project: Project, proxy: tuple[str, Path]
+) -> None:
+    """The Hub names where the Space runs; a host other than the Space's own *.hf.space gets no token."""
+    url, log = proxy
+    fakehub.add_space("tester/app", {"app.py": b"import gradio\n"}, private=True)  # the Hub needs the token
+    fakehub.space_hosts["tester/app"] = url
+    hub_env = fakehub.client_env(project.root.parent / "hf-home", ENV_TOKEN)
+    result = project.run("add", "space:tester/app", "--api-name", "/convert", env=hub_env)
+    assert result.exit_code == 0, result.stderr
+    assert len(sent(log)) >= 2 and ENV_TOKEN not in log.read_text()  # the app was read, without the token
+    lock = (project.root / "vendorgen.lock").read_text()
+    assert 'source = "space:tester/app"' in lock and fakehub.commit_sha("tester/app") in lock

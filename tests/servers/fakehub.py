@@ -217,6 +217,8 @@ class FakeHub:
         self.errors: list[str] = []  # tracebacks of handler bugs (answered as 500); tests can assert it stays empty
         self._repos: dict[tuple[str, str], _Repo] = {}
         self._collections: dict[str, dict[str, Any]] = {}
+        # Where a Space runs (space_info's `host`), when a test serves its app itself; else <sub>.hf.space.
+        self.space_hosts: dict[str, str] = {}
         self._faults: list[_Fault] = []
         self._serial = 0  # mixed into commit shas so that two identical commits still differ
         self._lock = threading.RLock()
@@ -699,7 +701,7 @@ class _Handler(BaseHTTPRequestHandler):
             info.update(
                 sdk=repo.sdk,
                 tags=[repo.sdk, *card_tags, "region:us"],
-                host=f"https://{subdomain}.hf.space",
+                host=self.hub.space_hosts.get(repo.id, f"https://{subdomain}.hf.space"),
                 subdomain=subdomain,
                 runtime={
                     "stage": "RUNNING" if has_app else "NO_APP_FILE",
