@@ -146,8 +146,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     api_name = snapshot["api_name"]
     if not isinstance(endpoint, Mapping):
         raise SchemaError(f"endpoint {api_name} is not described by an object")
-    if snapshot["src"].startswith(("http://", "https://")):  # a snapshot from before the check, or edited
-        refuse_url_credentials(snapshot["src"])
+    refuse_url_credentials(str(snapshot["src"]))  # a snapshot from before the check, or edited by hand
     inputs = schema.order_inputs([_input(parameter, index) for index, parameter in enumerate(endpoint.get("parameters") or [])])
     if clashes := [spec.wire_name for spec in inputs if spec.wire_name in _PREDICT_KEYWORDS]:
         raise SchemaError(
