@@ -52,8 +52,11 @@ class Limit:
 LISTING_BYTES = Limit("VENDORGEN_MAX_LISTING_BYTES", 20_000_000, "bytes")
 # Tools (MCP tools, LangChain tools, Gradio endpoints, Spaces of a collection) in one listing.
 TOOLS = Limit("VENDORGEN_MAX_TOOLS", 1_000, "tools")
-# JSON values in one tool's input schema once its `$ref`s are inlined; counted while inlining.
-SCHEMA_NODES = Limit("VENDORGEN_MAX_SCHEMA_NODES", 100_000, "nodes")
+# JSON values in one tool's input schema once its `$ref`s are inlined; counted while inlining. The
+# generated code grows with it and black's time more than linearly (a 8,000-node schema: a 750 KB
+# module, about a minute), so the default is far above real schemas (hundreds to a few thousand)
+# and far below that.
+SCHEMA_NODES = Limit("VENDORGEN_MAX_SCHEMA_NODES", 10_000, "nodes")
 # Characters of one description (of a tool or of a parameter).
 DESCRIPTION = Limit("VENDORGEN_MAX_DESCRIPTION_CHARS", 100_000, "characters")
 
