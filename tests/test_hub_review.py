@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from vendorgen.review import Finding, review
+from vendorgen.review import UNSEEN, Finding, review
 
 RISKY = textwrap.dedent("""\
     import os, subprocess as sp
@@ -45,6 +45,7 @@ def test_every_category_with_its_line() -> None:
         (1, "process", "import subprocess"),
         (2, "environment", "from os import environ"),
         (2, "process", "from os import system"),
+        (4, "deserialization", "import pickle"),
         (5, "network", "import requests"),
         (10, "process", "os.system"),
         (11, "process", "subprocess.run"),
@@ -56,7 +57,7 @@ def test_every_category_with_its_line() -> None:
         (17, "dynamic code", "__import__"),
         (18, "file write", 'open(..., "w")'),
         (19, "file write", "open(...) with a mode computed at run time"),
-        (20, "file write", "Path(path).write_text(...)"),
+        (20, "file write", "Path(path).write_text"),
         (21, "file write", 'Path(path).open(..., "ab")'),
         (22, "deserialization", "pickle.loads"),
         (23, "network", "requests.get"),
@@ -98,6 +99,7 @@ def test_an_alias_does_not_hide_a_call() -> None:
         "m.loads(b'')\nshutil.rmtree('/')\nload('x')\n"
     )
     assert flagged(source) == [
+        (1, "deserialization", "import marshal"),
         (3, "dynamic code", "from importlib import import_module"),
         (4, "deserialization", "marshal.loads"),
         (5, "file write", "shutil.rmtree"),
@@ -113,6 +115,7 @@ def test_summary_and_json() -> None:
         "  flagged:",
         "    line 1     network  import socket",
         "    line 2     network  socket.socket",
+        f"  not seen: {UNSEEN}",
     ]
     assert result.to_json() == {
         "imports": [{"line": 1, "statement": "import socket"}],
@@ -120,8 +123,11 @@ def test_summary_and_json() -> None:
             {"line": 1, "category": "network", "construct": "import socket"},
             {"line": 2, "category": "network", "construct": "socket.socket"},
         ],
+        "not_seen": UNSEEN,
     }
-    assert review("x = 1\n").lines() == ["  imports: none", "  flagged: nothing"]
+    assert review("x = 1\n").lines() == ["  imports: none", "  flagged: nothing", f"  not seen: {UNSEEN}"]
+    # The packages whose own code nobody read are named.
+    assert review("import requests, numpy, json\n").unseen() == f"{UNSEEN} (requests, numpy)"
 
 
 @pytest.mark.parametrize(

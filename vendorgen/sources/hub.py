@@ -28,6 +28,7 @@ from vendorgen import naming, schema
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.literals import escape_text, python_literal
 from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec, ToolSpec
+from vendorgen.review import refuse_disguised_names
 from vendorgen.sources import AddOptions, seconds_from_env, waiting
 from vendorgen.toolfile import REQUIRED, ToolFile
 
@@ -90,6 +91,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     original = normal_newlines(snapshot["tool_py"])
     label = _label(snapshot["repo_id"])
     check_visible(original, label)
+    refuse_disguised_names(original, label)
     tool = tool_spec(ToolFile(original, label), snapshot["class_name"])
     return ModuleSpec(
         name=naming.python_name(snapshot["name"]),  # a file name and a word of the header: never raw
