@@ -6,7 +6,9 @@ import textwrap
 
 import pytest
 
-from vendorgen.review import UNSEEN, Finding, review
+from tests.hostile.review_evasions import EVASIONS, Evasion
+from vendorgen.errors import SchemaError
+from vendorgen.review import UNSEEN, Finding, refuse_disguised_names, review
 
 RISKY = textwrap.dedent("""\
     import os, subprocess as sp
@@ -145,3 +147,63 @@ def test_summary_and_json() -> None:
 )
 def test_more_constructs(source: str, expected: Finding) -> None:
     assert expected in review(source).findings
+
+
+@pytest.mark.parametrize("evasion", EVASIONS, ids=[evasion.name for evasion in EVASIONS])
+def test_an_evasion_is_flagged_on_its_line(evasion: Evasion) -> None:
+    compile(evasion.source, evasion.name, "exec")  # each case is Python that would run
+    found = review(evasion.source).findings
+    assert (evasion.line, evasion.category) in {(f.line, f.category) for f in found}, found
+
+
+def test_common_harmless_code_is_not_flagged() -> None:
+    source = textwrap.dedent("""\
+        from __future__ import annotations
+
+        import io
+        import json
+        import os
+        import sys
+        import tarfile
+        from pathlib import Path
+        from urllib.parse import quote
+
+        from smolagents import Tool
+
+
+        class Lookup(Tool):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+
+            def forward(self, text: str, path: str) -> str:
+                here = os.path.join(os.path.dirname(__file__), "data.json")
+                data = json.loads(Path(here).read_text())
+                with open(path) as handle, Path(path).open("rb") as raw:
+                    first = handle.read() + raw.read().decode()
+                with tarfile.open(path, "r:gz") as archive:
+                    member = archive.open("file.txt")
+                buffer = io.BytesIO(b"x")
+                name = self.__class__.__name__
+                return quote(text.replace("a", "b")) + first + str(data) + name + sys.argv[0] + os.sep
+        """)
+    assert review(source).findings == ()
+
+
+def test_names_are_read_as_python_reads_them() -> None:
+    # NFKC: what the reader sees is not what runs; the review reports what runs, and says so.
+    assert flagged("\uff45\uff56\uff41\uff4c('1')\n") == [
+        (1, "dynamic code", "eval"),
+        (1, "non-ASCII name", "\uff45\uff56\uff41\uff4c (Python reads it as eval)"),
+    ]
+    # A name NFKC leaves alone (PEP 3131) runs as it reads, but may be a look-alike: flagged, not refused.
+    assert flagged("gr\u00f6\u00dfe = 1\n\u0435val = print\n") == [
+        (1, "non-ASCII name", "gr\u00f6\u00dfe"),
+        (2, "non-ASCII name", "\u0435val"),
+    ]
+
+
+@pytest.mark.parametrize("name", ["\uff45\uff58\uff45\uff43", "\ufb01le", "\U0001d41e\U0001d42f\U0001d41a\U0001d425"])
+def test_a_name_nfkc_turns_into_another_is_refused(name: str) -> None:
+    with pytest.raises(SchemaError, match=r"tool\.py line 2, column 5: the name .* is read by Python as"):
+        refuse_disguised_names(f"x = 1\nx = {name}\n", "tool.py")
+    refuse_disguised_names("gr\u00f6\u00dfe = 1\n", "tool.py")  # NFKC-stable: left to the review
