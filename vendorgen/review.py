@@ -279,7 +279,7 @@ def module_category(module: str) -> str | None:
 def _closest_rule(qualified: str) -> tuple[str | None, bool]:
     """The NAMES category or HARMLESS entry closest to `qualified` (`os.path.expandvars` over `os.path.*`):
     (category, False), (None, True) for harmless, (None, False) when neither lists it."""
-    rules = [(pattern, name) for name, patterns in NAMES.items() for pattern in patterns]
+    rules: list[tuple[str, str | None]] = [(pattern, name) for name, patterns in NAMES.items() for pattern in patterns]
     rules += [(pattern, None) for pattern in HARMLESS]
     matching = [(len(pattern.replace("*", "")), name) for pattern, name in rules if _covers(pattern, qualified)]
     if not matching:
@@ -438,7 +438,9 @@ class _Reviewer(cst.CSTVisitor):
         if callee in _OPENERS:
             self._check_open(node, _OPENERS[callee], callee.removeprefix("builtins."))
         elif (
-            isinstance(node.func, cst.Attribute) and callee is None and identifier(node.func.attr.value) in _OPENER_NAMES
+            isinstance(node.func, cst.Attribute)
+            and callee is None
+            and identifier(node.func.attr.value) in _OPENER_NAMES
         ):
             # `Path(p).open(mode)`, `archive.open(name, mode)`: an unknown object's opener; its mode is
             # the first argument for a path and the second for an archive, so either may write.
@@ -459,9 +461,10 @@ class _Reviewer(cst.CSTVisitor):
         modes = keyword or (positional[mode_index : mode_index + 1] if mode_index is not None else positional[:2])
         for mode_arg in modes:
             mode = mode_arg.value
-            value = mode.evaluated_value if isinstance(mode, cst.SimpleString) else None
-            if isinstance(value, str):
-                if (known or _MODE.fullmatch(value)) and not _WRITE_MODES.isdisjoint(value):
+            if isinstance(mode, cst.SimpleString):
+                value = mode.evaluated_value
+                looks_like_mode = isinstance(value, str) and (known or bool(_MODE.fullmatch(value)))
+                if looks_like_mode and not _WRITE_MODES.isdisjoint(value) or known and not isinstance(value, str):
                     self.report(node, "file write", f"{shown}(..., {mode.value})")
             elif known:
                 self.report(node, "file write", f"{shown}(...) with a mode computed at run time")
@@ -505,13 +508,14 @@ class _Reviewer(cst.CSTVisitor):
         if dotted is None:
             return None
         head, _, rest = dotted.partition(".")
+        target: str | None = None
         if head in self.names.aliases:
             target = self.names.aliases[head]
         elif hasattr(builtins, head) or head == "__builtins__":
             target = f"builtins.{head}"
-        elif head not in self.names.bound and (target := self._from_star(head)) is not None:
-            pass
-        else:
+        elif head not in self.names.bound:
+            target = self._from_star(head)
+        if target is None:
             return None
         return f"{target}.{rest}" if rest else target
 
