@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import builtins
 import fnmatch
+import functools
 import re
 import sys
 import unicodedata
@@ -146,10 +147,7 @@ _FRAME_ATTRIBUTES = frozenset({"f_globals", "f_locals", "f_builtins", "f_back", 
                                "ag_frame", "tb_frame", "tb_next", "gi_code", "co_code"})  # fmt: skip
 
 # What no static reader sees, said with every review.
-UNSEEN = (
-    "code built, fetched or decoded at run time (what strings given to the flagged constructs hold), "
-    "and what the packages it imports do inside"
-)
+UNSEEN = "code made at run time (fetched, decoded or built from strings) and the inside of imported packages"
 
 
 @dataclass(frozen=True)
@@ -251,6 +249,7 @@ def identifier(name: str) -> str:
     return name if name.isascii() else unicodedata.normalize("NFKC", name)
 
 
+@functools.cache
 def category(qualified: str) -> str | None:
     """The category `qualified` (a name after imports are resolved, builtins as `builtins.x`) falls in."""
     parts = qualified.split(".")
