@@ -210,7 +210,7 @@ class Review:
 
 
 def review(source: str) -> Review:
-    """Review `source` (valid Python; the caller has parsed it already)."""
+    """Review `source` (valid Python that toolfile.ToolFile has read, so not nested too deeply to walk)."""
     tree = cst.parse_module(source)
     wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
     names = _Names()

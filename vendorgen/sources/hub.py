@@ -91,8 +91,8 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     original = normal_newlines(snapshot["tool_py"])
     label = _label(snapshot["repo_id"])
     check_visible(original, label)
-    refuse_disguised_names(original, label)
     tool = tool_spec(ToolFile(original, label), snapshot["class_name"])
+    refuse_disguised_names(original, label)
     return ModuleSpec(
         name=naming.python_name(snapshot["name"]),  # a file name and a word of the header: never raw
         kind="hub",
