@@ -77,6 +77,7 @@ NAMES: dict[str, tuple[str, ...]] = {
         "pathlib.*.rename", "pathlib.*.replace", "pathlib.*.symlink_to", "pathlib.*.hardlink_to",
         "pathlib.*.link_to", "pathlib.*.chmod", "pathlib.*.lchmod",
     ),
+    "file read": ("os.path.expanduser", "pathlib.*.home", "pathlib.*.expanduser"),
     "environment": (
         "os.environ", "os.environb", "os.getenv", "os.getenvb", "os.putenv", "os.unsetenv", "os.path.expandvars",
         "posix.environ", "nt.environ", "os.getlogin",
@@ -111,6 +112,10 @@ HARMLESS = (
     "urllib.parse", "urllib.parse.*", "http.HTTPStatus", "http.HTTPMethod", "shutil.which",
     "shutil.get_terminal_size", "shutil.disk_usage", "tempfile.gettempdir", "tempfile.gettempprefix",
 )  # fmt: skip
+# Modules other modules import and so carry as attributes (`platform.os`, `torch.multiprocessing`): reached
+# through another module, they are judged as themselves.
+_REEXPORTED = frozenset({"os", "sys", "subprocess", "builtins", "posix", "nt", "socket", "pickle", "marshal",
+                         "importlib", "ctypes", "shutil", "multiprocessing", "pty"})  # fmt: skip
 # Modules most tools import for harmless things: importing them is not flagged, using one of their names
 # is flagged by NAMES or, when HARMLESS does not list it, as this category (None: not flagged). Passing
 # one around as a value is dynamic access. `builtins.x` is also how the bare builtin `x` is named here.
@@ -131,6 +136,12 @@ _WRITING_METHODS = frozenset(
     {"write_text", "write_bytes", "touch", "mkdir", "unlink", "rmdir", "symlink_to", "hardlink_to", "chmod",
      "extractall", "to_pickle"}
 )  # fmt: skip
+# A string that names the user's own files, secrets or the system's: a tool reading them (and returning
+# them to the model) leaks them without any network call.
+_PRIVATE_PATHS = re.compile(
+    r"^~|^/(?:proc|etc|root|home|Users|dev|sys|var)/|\.ssh\b|id_rsa|id_ed25519|\.aws/|\.netrc|\.git-credentials"
+    r"|\.gnupg|\.kube/|\.docker/config|huggingface/token|(?:^|/)\.env$|\.bash_history|\.pypirc"
+)
 _WRITE_MODES = set("wax+")
 # What a mode string looks like (`rb`, `w+`, tarfile's `w:gz`), to tell it from a path or a member name.
 _MODE = re.compile(r"[rwxabtU+]{1,4}(?:[:|][\w*]*)?")
@@ -258,6 +269,9 @@ def category(qualified: str) -> str | None:
         return named
     if any(_hidden_attribute(part) for part in parts[1:]):
         return "dynamic access"
+    for index, part in enumerate(parts[1:], 1):
+        if part.lstrip("_") in _REEXPORTED:  # `platform.os.system`, `tempfile._os.environ`
+            return category(".".join([part.lstrip("_"), *parts[index + 1 :]])) or "dynamic access"
     if harmless:
         return None
     for name, modules in MODULES.items():
@@ -468,11 +482,20 @@ class _Reviewer(cst.CSTVisitor):
             elif known:
                 self.report(node, "file write", f"{shown}(...) with a mode computed at run time")
 
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        value = node.evaluated_value
+        if isinstance(value, bytes):
+            value = value.decode("latin-1")
+        if _PRIVATE_PATHS.search(value):
+            self.report(node, "file read", f"{_short(node.value)} (the user's or the system's files)")
+
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         if self.qualified(node) is None:  # an attribute of a local object: judged by its name alone
             attribute = identifier(node.attr.value)
             if attribute in _WRITING_METHODS:
                 self.report(node, "file write", f"{_short(self.tree.code_for_node(node.value))}.{attribute}")
+            if attribute == "expanduser":
+                self.report(node, "file read", f"{_short(self.tree.code_for_node(node.value))}.{attribute}")
             if _hidden_attribute(attribute):
                 self.report(node, "dynamic access", f"{_short(self.tree.code_for_node(node))}")
         return self._check_reference(node)

@@ -81,4 +81,13 @@ EVASIONS = (
     Evasion("tuple alias", "import os\n\na, b = os.system, 1\na('id')\n", 3, "process"),
     Evasion("sys.path", "import sys\n\nsys.path.insert(0, '/tmp/evil')\n", 3, "dynamic code"),
     Evasion("help runs $PAGER", "help(len)\n", 1, "process"),
+    Evasion("os reached through another module", "import platform\n\nplatform.os.system('id')\n", 3, "process"),
+    Evasion("a private alias of os", "import tempfile\n\ntempfile._os.environ\n", 3, "environment"),
+    Evasion("torch.multiprocessing", "import torch\n\ntorch.multiprocessing.spawn(f)\n", 3, "process"),
+    Evasion("the environment read as a file", "with open('/proc/self/environ') as f:\n    f.read()\n", 1,
+            "file read"),
+    Evasion("a key read from home", "import os\n\nos.path.expanduser('~user')\n", 3, "file read"),
+    Evasion("a token file", "from pathlib import Path\n\n(Path.home() / '.cache/huggingface/token').read_text()\n", 3,
+            "file read"),
+    Evasion("an f-string hides a call", "import os\n\nf\"{os.system('id')}\"\n", 3, "process"),
 )  # fmt: skip
