@@ -34,7 +34,7 @@ def test_every_evasion_is_flagged_on_its_line_of_the_written_file(fakehub: FakeH
                 flagged.add((int(marker.group(1)), match.group(2).strip()))
     missed = [case.name for number, case in kept if (number, case.category) not in flagged]
     assert not missed, result.stdout
-    assert f"  not seen: {UNSEEN} (requests, smolagents)" in result.stdout
+    assert f"  not seen: {UNSEEN} (requests, smolagents, torch)\n" in result.stdout
 
 
 def test_a_name_python_reads_as_another_is_refused(fakehub: FakeHub, project: Project) -> None:
