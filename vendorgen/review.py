@@ -68,11 +68,15 @@ NAMES: dict[str, tuple[str, ...]] = {
         "asyncio.create_subprocess_*", "asyncio.subprocess", "concurrent.futures.ProcessPoolExecutor",
         "builtins.help",  # pydoc's pager: $PAGER, run by the shell
     ),
-    "network": ("asyncio.open_*connection", "asyncio.start_*server"),
+    "network": (
+        "asyncio.open_*connection", "asyncio.start_*server", "logging.handlers.*Socket*", "logging.handlers.HTTP*",
+        "logging.handlers.SMTP*", "logging.handlers.SysLog*", "logging.handlers.Datagram*",
+    ),
     "file write": (
         "os.remove", "os.unlink", "os.rmdir", "os.removedirs", "os.rename", "os.renames", "os.replace",
         "os.truncate", "os.open", "os.mkdir", "os.makedirs", "os.chmod", "os.chown", "os.lchown", "os.link",
-        "os.symlink", "os.mkfifo", "os.mknod", "os.write", "os.utime", "shutil.*",
+        "os.symlink", "os.mkfifo", "os.mknod", "os.write", "os.utime", "shutil.*", "logging.FileHandler",
+        "logging.handlers.*FileHandler",
         "pathlib.*.write_*", "pathlib.*.touch", "pathlib.*.mkdir", "pathlib.*.unlink", "pathlib.*.rmdir",
         "pathlib.*.rename", "pathlib.*.replace", "pathlib.*.symlink_to", "pathlib.*.hardlink_to",
         "pathlib.*.link_to", "pathlib.*.chmod", "pathlib.*.lchmod",
@@ -90,6 +94,7 @@ NAMES: dict[str, tuple[str, ...]] = {
         "builtins.eval", "builtins.exec", "builtins.compile", "builtins.__import__", "builtins.breakpoint",
         "types.FunctionType", "types.CodeType", "types.LambdaType", "pydoc.locate", "pydoc.importfile",
         "sys.meta_path", "sys.path_hooks", "sys.path", "sys.settrace", "sys.setprofile", "sys.addaudithook",
+        "logging.config",  # fileConfig and listen() evaluate configuration as code
     ),
     "dynamic access": (
         "builtins.getattr", "builtins.setattr", "builtins.delattr", "builtins.vars", "builtins.globals",
@@ -108,7 +113,7 @@ HARMLESS = (
     "sys.stdout", "sys.stderr", "sys.byteorder", "sys.getsizeof", "sys.float_info", "sys.hexversion",
     "sys.implementation", "sys.getrecursionlimit", "sys.getdefaultencoding", "sys.stdlib_module_names",
     "io.StringIO", "io.BytesIO", "io.TextIOWrapper", "io.Buffered*", "io.*IOBase", "io.SEEK_*",
-    "io.DEFAULT_BUFFER_SIZE", "io.UnsupportedOperation", "io.IOBase",
+    "io.DEFAULT_BUFFER_SIZE", "io.UnsupportedOperation",
     "urllib.parse", "urllib.parse.*", "http.HTTPStatus", "http.HTTPMethod", "shutil.which",
     "shutil.get_terminal_size", "shutil.disk_usage", "tempfile.gettempdir", "tempfile.gettempprefix",
 )  # fmt: skip
@@ -149,9 +154,8 @@ _MODE = re.compile(r"[rwxabtU+]{1,4}(?:[:|][\w*]*)?")
 # namespaces, frames, code or the class graph (`().__class__.__base__.__subclasses__()`).
 _PLAIN_DUNDERS = frozenset(
     {"__init__", "__new__", "__post_init__", "__name__", "__qualname__", "__doc__", "__module__", "__version__",
-     "__class__", "__annotations__",
-     "__file__", "__enter__", "__exit__", "__aenter__", "__aexit__", "__str__", "__repr__", "__len__",
-     "__iter__", "__next__", "__eq__", "__hash__", "__call__", "__future__"}
+     "__class__", "__annotations__", "__file__", "__enter__", "__exit__", "__aenter__", "__aexit__", "__str__",
+     "__repr__", "__len__", "__iter__", "__next__", "__eq__", "__hash__", "__call__", "__future__"}
 )  # fmt: skip
 # Attributes of frames, generators and tracebacks that lead to a frame's globals and builtins.
 _FRAME_ATTRIBUTES = frozenset({"f_globals", "f_locals", "f_builtins", "f_back", "f_code", "gi_frame", "cr_frame",
@@ -171,7 +175,7 @@ class Import:
 @dataclass(frozen=True)
 class Finding:
     line: int
-    category: str  # a key of MODULES/NAMES, "dynamic access" or "non-ASCII name"
+    category: str  # a key of MODULES or NAMES, "internals" or "non-ASCII name"
     construct: str  # what was seen, e.g. "os.system" or "open(..., 'w')"
 
 
@@ -450,13 +454,9 @@ class _Reviewer(cst.CSTVisitor):
         callee = self.qualified(node.func)
         if callee in _OPENERS:
             self._check_open(node, _OPENERS[callee], callee.removeprefix("builtins."))
-        elif (
-            isinstance(node.func, cst.Attribute)
-            and callee is None
-            and identifier(node.func.attr.value) in _OPENER_NAMES
-        ):
-            # `Path(p).open(mode)`, `archive.open(name, mode)`: an unknown object's opener; its mode is
-            # the first argument for a path and the second for an archive, so either may write.
+        elif isinstance(node.func, cst.Attribute) and identifier(node.func.attr.value) in _OPENER_NAMES:
+            # `Path(p).open(mode)`, `archive.open(name, mode)`, `wave.open(p, mode)`: another opener; its
+            # mode is the first argument for a path and the second for most others, so either may write.
             self._check_open(node, None, f"{_short(self.tree.code_for_node(node.func.value))}.{node.func.attr.value}")
 
     def _check_open(self, node: cst.Call, mode_index: int | None, shown: str) -> None:

@@ -89,5 +89,11 @@ EVASIONS = (
     Evasion("a key read from home", "import os\n\nos.path.expanduser('~user')\n", 3, "file read"),
     Evasion("a token file", "from pathlib import Path\n\n(Path.home() / '.cache/huggingface/token').read_text()\n", 3,
             "file read"),
+    Evasion("another module's opener", "import wave\n\nwave.open('x.wav', 'wb')\n", 3, "file write"),
+    Evasion("a log file", "import logging\n\nlogging.FileHandler('notes.log')\n", 3, "file write"),
+    Evasion("logs sent over the network", "import logging.handlers\n\nlogging.handlers.HTTPHandler('h', '/')\n", 3,
+            "network"),
+    Evasion("logging configuration runs code", "import logging.config\n\nlogging.config.listen(9999)\n", 3,
+            "dynamic code"),
     Evasion("an f-string hides a call", "import os\n\nf\"{os.system('id')}\"\n", 3, "process"),
 )  # fmt: skip
