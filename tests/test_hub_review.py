@@ -196,7 +196,8 @@ def test_names_are_read_as_python_reads_them() -> None:
         (1, "non-ASCII name", "\uff45\uff56\uff41\uff4c (Python reads it as eval)"),
     ]
     # A name NFKC leaves alone (PEP 3131) runs as it reads, but may be a look-alike: flagged, not refused.
-    assert flagged("gr\u00f6\u00dfe = 1\n\u0435val = print\n") == [
+    # Each spelling once, where it first appears.
+    assert flagged("gr\u00f6\u00dfe = 1\n\u0435val = print\n\u0435val(gr\u00f6\u00dfe)\n") == [
         (1, "non-ASCII name", "gr\u00f6\u00dfe"),
         (2, "non-ASCII name", "\u0435val"),
     ]

@@ -233,9 +233,12 @@ def review(source: str) -> Review:
     visitor = _Reviewer(tree, names)
     wrapper.visit(visitor)
     positions = wrapper.resolve(PositionProvider)
+    first_use: dict[str, int] = {}  # each spelling once, where it first appears
     for node, raw in _non_ascii_names(tree):
+        first_use[raw] = min(first_use.get(raw, positions[node].start.line), positions[node].start.line)
+    for raw, line in first_use.items():
         shown = raw if identifier(raw) == raw else f"{raw} (Python reads it as {identifier(raw)})"
-        visitor.findings.append(Finding(positions[node].start.line, "non-ASCII name", shown))
+        visitor.findings.append(Finding(line, "non-ASCII name", shown))
     findings = sorted(set(visitor.findings), key=lambda f: (f.line, f.category, f.construct))
     return Review(tuple(visitor.imports), tuple(findings))
 
