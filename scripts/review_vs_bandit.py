@@ -55,7 +55,9 @@ def main() -> None:
     print("| case | bandit | vendorgen |\n|---|---|---|")
     for number, case in enumerate(EVASIONS):
         tests = sorted(test for line, test in by_bandit[f"case{number}.py"] if line == case.line)
-        ours = sorted({f.construct for f in review(case.source).findings if (f.line, f.category) == (case.line, case.category)})
+        ours = sorted(
+            {f.construct for f in review(case.source).findings if (f.line, f.category) == (case.line, case.category)}
+        )
         seen["bandit"] += bool(tests)
         seen["vendorgen"] += bool(ours)
         print(f"| {case.name} | {', '.join(tests) or '-'} | {case.category}: {'; '.join(ours) or '-'} |")

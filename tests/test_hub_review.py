@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+import io
+import keyword
 import textwrap
+import tokenize
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.hostile.review_evasions import EVASIONS, Evasion
+from tests.hostile.strategies import hostile_settings
 from vendorgen.errors import SchemaError
 from vendorgen.review import UNSEEN, Finding, refuse_disguised_names, review
 
@@ -208,3 +215,28 @@ def test_a_name_nfkc_turns_into_another_is_refused(name: str) -> None:
     with pytest.raises(SchemaError, match=r"tool\.py line 2, column 5: the name .* is read by Python as"):
         refuse_disguised_names(f"x = 1\nx = {name}\n", "tool.py")
     refuse_disguised_names("gr\u00f6\u00dfe = 1\n", "tool.py")  # NFKC-stable: left to the review
+
+
+def disguise(source: str, picks: list[bool]) -> str:
+    """`source` with the letters of its names turned fullwidth where `picks` says so (NFKC turns them back)."""
+    out: list[tokenize.TokenInfo] = []
+    pick = iter(picks * len(source))
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        text = token.string
+        if token.type == tokenize.NAME and not keyword.iskeyword(text):
+            text = "".join(chr(ord(ch) + 0xFEE0) if ch.isascii() and ch.isalpha() and next(pick) else ch for ch in text)
+        out.append(token._replace(string=text))  # one character for one: the positions still hold
+    return tokenize.untokenize(out)
+
+
+@hostile_settings
+@given(evasion=st.sampled_from(EVASIONS), picks=st.lists(st.booleans(), min_size=1, max_size=12))
+def test_a_disguised_evasion_is_still_flagged_and_refused(evasion: Evasion, picks: list[bool]) -> None:
+    source = disguise(evasion.source, picks)
+    assert ast.dump(ast.parse(source)) == ast.dump(ast.parse(evasion.source))  # the same program for Python
+    lines = {f.line for f in review(evasion.source).findings if f.category == evasion.category}
+    disguised = {f.line for f in review(source).findings if f.category == evasion.category}
+    assert lines <= disguised
+    if not source.isascii():  # the evasions spell nothing but names with non-ASCII letters
+        with pytest.raises(SchemaError, match="is read by Python as"):
+            refuse_disguised_names(source, "tool.py")
