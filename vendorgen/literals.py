@@ -42,6 +42,8 @@ def terminal_text(text: str) -> str:
     on control characters (ESC[1A ESC[2K erases the line above), so none reaches it raw. Backslashes
     stay: printed code and paths read as they are.
     """
+    if text.replace("\n", "").replace("\t", "").isprintable():  # the usual case, checked at C speed
+        return text
     return "".join(ch if ch in "\n\t" else _escaped(ch) for ch in text)
 
 
