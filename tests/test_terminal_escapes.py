@@ -66,3 +66,16 @@ def test_the_cli_prints_only_through_its_escaping_echo(module: object) -> None:
     ]
     [echo] = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == "_echo"]
     assert [line for line in printers if not echo.lineno <= line <= (echo.end_lineno or 0)] == []
+
+
+def test_a_warning(project: Project) -> None:
+    """What a library warns goes through the same escaping (here the vendored module's own, at import)."""
+    (project.root / "warning_tools.py").write_text(
+        "import warnings\n\nfrom langchain_core.tools import tool\n\n"
+        f"warnings.warn({'deprecated' + ERASE!r})\n\n\n"
+        "@tool\ndef echo(text: str) -> str:\n    'Echo the text.'\n    return text\n"
+    )
+    result = project.run("add", "langchain:warning_tools:echo", "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert f"UserWarning: deprecated{SHOWN}" in result.stderr
+    assert_escaped(result.stdout, result.stderr)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,12 @@ def _echo(text: str, err: bool = False, nl: bool = True) -> None:
     """Every line vendorgen prints goes through here: remote text (file names, requirements, server errors,
     code under review) reaches the terminal with its control characters escaped."""
     click.echo(terminal_text(text), err=err, nl=nl)
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
+                  line: str | None = None) -> None:  # fmt: skip
+    """Python's warnings (huggingface_hub, gradio_client and mcp warn with text their servers sent), escaped."""
+    _echo(warnings.formatwarning(message, category, filename, lineno, line), err=True, nl=False)
 
 
 def _emit_json(value: Any) -> None:
@@ -408,6 +415,7 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: errors become one `error: ...` line and an exit code."""
+    warnings.showwarning = _show_warning
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="vendorgen", standalone_mode=False)
     except click.exceptions.Abort:
