@@ -343,14 +343,15 @@ class _NonAsciiNames(cst.CSTVisitor):
 class _Names(cst.CSTVisitor):
     """What each name of the file stands for, anywhere: imports, plain assignments, star imports.
 
-    Scopes are ignored on purpose: a review errs on the side of reporting.
+    Scopes and order are ignored on purpose: a name bound twice (`import os as q` ... `import json as q`)
+    stands for both, and a review errs on the side of reporting.
     """
 
     METADATA_DEPENDENCIES = (ExpressionContextProvider,)
 
     def __init__(self) -> None:
         super().__init__()
-        self.aliases: dict[str, str] = {}  # name -> qualified name it stands for
+        self.aliases: dict[str, list[str]] = {}  # name -> the qualified names it stands for
         self.modules: set[str] = set()  # qualified names bound by `import x` (module objects)
         self.bound: set[str] = set()  # names the file binds itself (assignments, definitions, parameters)
         self.star: list[str] = []  # modules imported with `from x import *`
@@ -359,11 +360,11 @@ class _Names(cst.CSTVisitor):
         for alias in node.names:
             dotted = _dotted(alias.name)
             if alias.asname is not None:
-                self.aliases[_dotted(alias.asname.name)] = dotted
+                self._bind(_dotted(alias.asname.name), dotted)
                 self.modules.add(dotted)
             else:  # `import os.path` binds `os`
                 head = dotted.split(".")[0]
-                self.aliases[head] = head
+                self._bind(head, head)
                 self.modules.add(head)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
@@ -376,7 +377,7 @@ class _Names(cst.CSTVisitor):
         for alias in node.names:
             name = _dotted(alias.name)
             bound = _dotted(alias.asname.name) if alias.asname is not None else name
-            self.aliases[bound] = f"{module}.{name}"
+            self._bind(bound, f"{module}.{name}")
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -396,9 +397,13 @@ class _Names(cst.CSTVisitor):
                 self._alias(element.value, item.value)
         elif isinstance(target, cst.Name) and (dotted := _dotted_or_none(value)) is not None:
             head, _, rest = dotted.partition(".")
-            if head in self.aliases or hasattr(builtins, head) or head == "__builtins__":
-                stands_for = self.aliases.get(head, f"builtins.{head}")
-                self.aliases[identifier(target.value)] = f"{stands_for}.{rest}" if rest else stands_for
+            builtin = [f"builtins.{head}"] if hasattr(builtins, head) or head == "__builtins__" else []
+            for stands_for in self.aliases.get(head, builtin):
+                self._bind(identifier(target.value), f"{stands_for}.{rest}" if rest else stands_for)
+
+    def _bind(self, name: str, qualified: str) -> None:
+        if qualified not in (targets := self.aliases.setdefault(name, [])):
+            targets.append(qualified)
 
     def visit_Name(self, node: cst.Name) -> None:
         if self.get_metadata(ExpressionContextProvider, node, None) in (ExpressionContext.STORE,
@@ -533,16 +538,17 @@ class _Reviewer(cst.CSTVisitor):
         if dotted is None:
             return None
         head, _, rest = dotted.partition(".")
-        target: str | None = None
+        targets: list[str] = []
         if head in self.names.aliases:
-            target = self.names.aliases[head]
+            targets = self.names.aliases[head]
         elif hasattr(builtins, head) or head == "__builtins__":
-            target = f"builtins.{head}"
-        elif head not in self.names.bound:
-            target = self._from_star(head)
-        if target is None:
-            return None
-        return f"{target}.{rest}" if rest else target
+            targets = [f"builtins.{head}"]
+        elif head not in self.names.bound and (star := self._from_star(head)) is not None:
+            targets = [star]
+        candidates = [f"{target}.{rest}" if rest else target for target in targets]
+        # A name bound to several things is read as the one that deserves a look.
+        notable = [name for name in candidates if category(name) or name in _OPENERS or name in COMMON]
+        return next(iter(notable or candidates), None)
 
     def _from_star(self, name: str) -> str | None:
         """A name the file never binds may come from a star import: the first one it is risky in."""

@@ -95,5 +95,7 @@ EVASIONS = (
             "network"),
     Evasion("logging configuration runs code", "import logging.config\n\nlogging.config.listen(9999)\n", 3,
             "dynamic code"),
+    Evasion("a name imported twice", "import os as q\n\nq.system('id')\nimport json as q\n", 3, "process"),
+    Evasion("an alias rebound later", "o = open\no('x', 'w')\no = len\n", 2, "file write"),
     Evasion("an f-string hides a call", "import os\n\nf\"{os.system('id')}\"\n", 3, "process"),
 )  # fmt: skip
