@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,6 +17,7 @@ import click
 
 from vendorgen import __version__
 from vendorgen.errors import VendorgenError
+from vendorgen.literals import terminal_text
 
 if TYPE_CHECKING:  # annotations only: the pipeline loads when a command needs it
     from vendorgen.pipeline import Added, Generated
@@ -24,8 +26,20 @@ _DEBUG = False
 SPACE_SDKS = ("gradio",)  # `push`: app.py is a Gradio demo
 
 
+def _echo(text: str, err: bool = False, nl: bool = True) -> None:
+    """Every line vendorgen prints goes through here: remote text (file names, requirements, server errors,
+    code under review) reaches the terminal with its control characters escaped."""
+    click.echo(terminal_text(text), err=err, nl=nl)
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
+                  line: str | None = None) -> None:  # fmt: skip
+    """Python's warnings (huggingface_hub, gradio_client and mcp warn with text their servers sent), escaped."""
+    _echo(warnings.formatwarning(message, category, filename, lineno, line), err=True, nl=False)
+
+
 def _emit_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, sort_keys=True))
+    _echo(json.dumps(value, indent=2, sort_keys=True))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -116,10 +130,10 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, **option
         for item in added.generated:
             path = (out / f"{item.module.name}.py").as_posix()
             if dry_run:
-                click.echo(f"# --- {path} (not written)")
-                click.echo(item.code, nl=False)
+                _echo(f"# --- {path} (not written)")
+                _echo(item.code, nl=False)
             else:
-                click.echo(f"wrote {path} ({_classes(item)})")
+                _echo(f"wrote {path} ({_classes(item)})")
             _print_review(item, path)
     _raise_failures(added)
 
@@ -136,7 +150,7 @@ def _counted(uris: list[str]) -> Iterator[str]:
     """Progress on stderr when a source stands for several (a collection's Spaces): one line per source."""
     for index, uri in enumerate(uris, 1):
         if len(uris) > 1:
-            click.echo(f"[{index}/{len(uris)}] {uri}", err=True)
+            _echo(f"[{index}/{len(uris)}] {uri}", err=True)
         yield uri
 
 
@@ -146,10 +160,10 @@ def _print_review(item: Generated, path: str) -> None:
         return
     from vendorgen.review import review
 
-    click.echo(f"review of {path} ({item.module.source} at {item.module.revision[:12]}):")
+    _echo(f"review of {path} ({item.module.source} at {item.module.revision[:12]}):")
     for line in review(item.code).lines():
-        click.echo(line)
-    click.echo(f"  requirements: {', '.join(item.module.requirements) or 'none declared'}")
+        _echo(line)
+    _echo(f"  requirements: {', '.join(item.module.requirements) or 'none declared'}")
 
 
 def _review_json(item: Generated) -> dict[str, Any]:
@@ -166,7 +180,7 @@ def _raise_failures(added: Added) -> None:
     if not added.failed:
         return
     for failure in added.failed:
-        click.echo(f"failed: {failure.uri}: {failure.error}", err=True)
+        _echo(f"failed: {failure.uri}: {failure.error}", err=True)
     done = len(added.generated)
     raise VendorgenError(
         f"{len(added.failed)} source{'s' * (len(added.failed) != 1)} failed (listed above); "
@@ -202,9 +216,9 @@ def list_(as_json: bool) -> None:
         _emit_json(rows)
         return
     if not rows:
-        click.echo("nothing vendored yet; try `vendorgen add --help`")
+        _echo("nothing vendored yet; try `vendorgen add --help`")
     for row in rows:
-        click.echo(f"{row['name']:<24} {row['status']:<8} {row['path']:<32} {row['source']}")
+        _echo(f"{row['name']:<24} {row['status']:<8} {row['path']:<32} {row['source']}")
 
 
 @cli.command()
@@ -240,14 +254,14 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool
         if as_json:
             _emit_json({"ok": code == 0, "modules": [result.to_json() for result in results]})
         else:
-            click.echo(sync.render_remote(results), nl=False)
+            _echo(sync.render_remote(results), nl=False)
     else:
         report = sync.check(workspace, names, allow_edits)
         code = 0 if report.ok else 1
         if as_json:
             _emit_json(report.to_json())
         else:
-            click.echo(report.render(), nl=False)
+            _echo(report.render(), nl=False)
     if code:
         sys.exit(code)
 
@@ -281,24 +295,24 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
     workspace = Workspace.discover()
     entries = workspace.read_lock()
     if not entries:
-        click.echo("nothing vendored yet; try `vendorgen add --help`")
+        _echo("nothing vendored yet; try `vendorgen add --help`")
         return
     plan = sync.plan_update(workspace, sync.select(entries, names), offline, trust)
     preview = dry_run or show_diff
     for step in plan.steps:
         if step.action != "up to date":
-            click.echo(step.render(preview))
+            _echo(step.render(preview))
         if step.review:
             from vendorgen.review import review
 
-            click.echo(f"review of the new {step.entry.path} ({step.new_entry.revision[:12]}):")
+            _echo(f"review of the new {step.entry.path} ({step.new_entry.revision[:12]}):")
             for line in review(step.review).lines():
-                click.echo(line)
+                _echo(line)
         if show_diff and step.diff():
-            click.echo(step.diff(), nl=False)
+            _echo(step.diff(), nl=False)
     current = sum(step.action == "up to date" for step in plan.steps)
     if current:
-        click.echo(f"{current} module{'s' * (current != 1)} up to date")
+        _echo(f"{current} module{'s' * (current != 1)} up to date")
     if not preview:
         sync.apply_update(workspace, plan.steps)
     if error := plan.error(preview):
@@ -324,7 +338,7 @@ def diff(name: str, offline: bool) -> None:
 
     workspace = Workspace.discover()
     text, error = sync.diff_report(workspace, sync.select(workspace.read_lock(), [name])[0], offline)
-    click.echo(text, nl=False)
+    _echo(text, nl=False)
     if error is not None:
         raise error
 
@@ -345,8 +359,8 @@ def remove(names: tuple[str, ...], force: bool) -> None:
     from vendorgen.workspace import LOCK_NAME, Workspace
 
     for path in sync.remove(Workspace.discover(), names, force):
-        click.echo(f"deleted {path}")
-    click.echo(f"removed {', '.join(dict.fromkeys(names))} from {LOCK_NAME}")
+        _echo(f"deleted {path}")
+    _echo(f"removed {', '.join(dict.fromkeys(names))} from {LOCK_NAME}")
 
 
 @cli.command()
@@ -382,7 +396,7 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
         raise UsageError("--dry-run writes the Space folder to --out DIR: give the directory")
     folder = pushing.build_folder(Workspace.discover(), module, repo_id, tool_name)
     for note in folder.notes:
-        click.echo(f"note: {note}", err=True)
+        _echo(f"note: {note}", err=True)
     written = [path.as_posix() for path in pushing.write_folder(folder, out_dir)] if out_dir is not None else []
     url = commit = None
     if not dry_run:
@@ -392,19 +406,20 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
                     "url": url, "commit": commit})  # fmt: skip
         return
     for name, text in folder.files.items():
-        click.echo(f"{name:<18} {len(text.encode('utf-8')):>7} bytes")
+        _echo(f"{name:<18} {len(text.encode('utf-8')):>7} bytes")
     if out_dir is not None:
-        click.echo(f"wrote {out_dir.as_posix()}/" + (" (not uploaded: --dry-run)" if dry_run else ""))
+        _echo(f"wrote {out_dir.as_posix()}/" + (" (not uploaded: --dry-run)" if dry_run else ""))
     if not dry_run:
-        click.echo(f"pushed {folder.tool.name} to {url} (commit {commit})")
+        _echo(f"pushed {folder.tool.name} to {url} (commit {commit})")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: errors become one `error: ...` line and an exit code."""
+    warnings.showwarning = _show_warning
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="vendorgen", standalone_mode=False)
     except click.exceptions.Abort:
-        click.echo("aborted", err=True)
+        _echo("aborted", err=True)
         sys.exit(1)
     except click.ClickException as exc:
         exc.show()
@@ -412,13 +427,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     except VendorgenError as exc:
         if _DEBUG:
             raise
-        click.echo(f"error: {exc}", err=True)
+        _echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
+        _echo("interrupted", err=True)
         sys.exit(130)
     except Exception as exc:  # a bug: still one line, traceback with --debug
         if _DEBUG:
             raise
-        click.echo(f"error: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)", err=True)
+        _echo(f"error: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)", err=True)
         sys.exit(1)

@@ -25,9 +25,26 @@ def _valid_unicode(text: str) -> str:
     return text
 
 
+def _escaped(char: str) -> str:
+    """A character `repr` would not show as itself, as its escape (`\\x1b`, `\\u202e`); others unchanged."""
+    return char if char.isprintable() else repr(char)[1:-1]
+
+
 def escape_text(text: str) -> str:
     """`text` with every non-printable character and backslash escaped, unquoted."""
-    return "".join(ch if ch.isprintable() and ch != "\\" else repr(ch)[1:-1] for ch in _valid_unicode(text))
+    return "".join("\\\\" if ch == "\\" else _escaped(ch) for ch in _valid_unicode(text))
+
+
+def terminal_text(text: str) -> str:
+    """`text` as vendorgen prints it: line breaks and tabs kept, every other non-printable character escaped.
+
+    What vendorgen prints carries remote text (file names, requirements, server errors); a terminal acts
+    on control characters (ESC[1A ESC[2K erases the line above), so none reaches it raw. Backslashes
+    stay: printed code and paths read as they are.
+    """
+    if text.replace("\n", "").replace("\t", "").isprintable():  # the usual case, checked at C speed
+        return text
+    return "".join(ch if ch in "\n\t" else _escaped(ch) for ch in text)
 
 
 def python_literal(value: Any) -> str:

@@ -1,53 +1,168 @@
 """A static review of vendored code: what it imports and which constructs deserve a careful look.
 
-Nothing is imported or run. Names are resolved through the file's import
-statements, so `from os import system as run; run(...)` is still reported as
-`os.system`. It is a reading aid for the person who passed `--trust`, not a
-sandbox: code can always hide intent (getattr, string tricks), which is why the
-whole file is written into the project for review.
+Nothing is imported or run. Names are read as Python reads them (NFKC, PEP 3131)
+and resolved through the file's imports and plain assignments, so
+`from os import system as run; run(...)` and `o = open; o(p, "w")` are still
+reported as `os.system` and `open`. The rules think in categories (processes,
+network, files, environment, deserialization, dynamic code, dynamic access):
+a module that has no harmless use is flagged whole, whatever name of it is
+used; the few modules every tool imports (os, sys, io, pathlib...) are flagged
+name by name, anything of them not known to be harmless included. Whatever
+lets code reach a name without spelling it (getattr, globals(), star imports,
+`__dict__`, a module passed around as a value) is flagged as dynamic access,
+since from there the reader cannot follow it. It is a reading aid for the
+person who passed `--trust`, not a sandbox: `UNSEEN` says what no static
+reader sees, and the whole file is written into the project to be read.
 """
 
 from __future__ import annotations
 
 import builtins
 import fnmatch
-from collections.abc import Sequence
+import functools
+import re
+import sys
+import unicodedata
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import libcst as cst
 from libcst.metadata import ExpressionContext, ExpressionContextProvider, MetadataWrapper, PositionProvider
 
-# Qualified names (after import aliases are resolved) per category. A module
-# name covers everything in it; `*` is a glob. Builtins are spelled `builtins.x`.
-RULES: dict[str, tuple[str, ...]] = {
+from vendorgen.errors import SchemaError
+
+# Modules with no harmless use for a tool: every name of them (private ones included) falls in the
+# category, and so does importing them. A module covers its submodules.
+MODULES: dict[str, tuple[str, ...]] = {
     "process": (
-        "subprocess", "os.system", "os.popen", "os.exec*", "os.spawn*", "os.posix_spawn*", "os.fork", "os.forkpty",
-        "pty.spawn", "asyncio.create_subprocess_*", "multiprocessing",
+        "subprocess", "_posixsubprocess", "_subprocess", "pty", "posix", "nt", "_winapi", "msvcrt",
+        "multiprocessing", "_multiprocessing", "concurrent.futures.process", "signal", "pydoc", "webbrowser",
+        "pexpect", "sh", "plumbum", "sarge", "docker",
+    ),
+    "network": (
+        "socket", "_socket", "ssl", "_ssl", "select", "selectors", "http", "urllib", "xmlrpc", "socketserver",
+        "ftplib", "smtplib", "poplib", "imaplib", "nntplib", "telnetlib", "wsgiref",
+        "requests", "httpx", "httpx2", "urllib3", "aiohttp", "websockets", "websocket", "pycurl", "httplib2",
+        "paramiko", "fabric", "grpc", "gradio_client", "huggingface_hub", "boto3", "botocore", "tornado",
+        "twisted", "selenium", "playwright",
+    ),
+    "file write": ("tempfile", "fileinput", "mmap", "_io", "dbm", "sqlite3", "_sqlite3"),
+    "environment": ("dotenv", "getpass", "pwd", "grp", "_posixshmem"),
+    "deserialization": (
+        "pickle", "_pickle", "cPickle", "pickletools", "copyreg", "marshal", "shelve", "dill", "cloudpickle",
+        "joblib", "jsonpickle",
     ),
     "dynamic code": (
-        "builtins.eval", "builtins.exec", "builtins.compile", "builtins.__import__", "importlib.import_module",
-        "importlib.__import__", "runpy", "ctypes", "cffi",
+        "importlib", "imp", "zipimport", "pkgutil", "modulefinder", "runpy", "code", "codeop", "timeit", "pdb",
+        "bdb", "profile", "cProfile", "trace", "doctest", "compileall", "py_compile", "site", "ctypes", "_ctypes",
+        "cffi",
     ),
-    "deserialization": (
-        "pickle.load", "pickle.loads", "pickle.Unpickler", "marshal.load", "marshal.loads", "dill.load*",
-        "cloudpickle.load*", "shelve.open", "joblib.load", "torch.load", "yaml.load", "yaml.unsafe_load",
-        "yaml.full_load", "numpy.load",
+    "dynamic access": ("__main__", "inspect", "gc"),
+}  # fmt: skip
+
+# Names that fall in a category whatever their module's entry says (`*` is a glob).
+NAMES: dict[str, tuple[str, ...]] = {
+    "process": (
+        "os.system", "os.popen", "os.exec*", "os.spawn*", "os.posix_spawn*", "os.fork*", "os.kill*", "os.startfile",
+        "asyncio.create_subprocess_*", "asyncio.subprocess", "concurrent.futures.ProcessPoolExecutor",
+        "builtins.help",  # pydoc's pager: $PAGER, run by the shell
+    ),
+    "network": (
+        "asyncio.open_*connection", "asyncio.start_*server", "logging.handlers.*Socket*", "logging.handlers.HTTP*",
+        "logging.handlers.SMTP*", "logging.handlers.SysLog*", "logging.handlers.Datagram*",
     ),
     "file write": (
         "os.remove", "os.unlink", "os.rmdir", "os.removedirs", "os.rename", "os.renames", "os.replace",
-        "os.truncate", "os.open", "shutil.rmtree", "shutil.move", "shutil.copy*",
+        "os.truncate", "os.open", "os.mkdir", "os.makedirs", "os.chmod", "os.chown", "os.lchown", "os.link",
+        "os.symlink", "os.mkfifo", "os.mknod", "os.write", "os.utime", "shutil.*", "logging.FileHandler",
+        "logging.handlers.*FileHandler",
+        "pathlib.*.write_*", "pathlib.*.touch", "pathlib.*.mkdir", "pathlib.*.unlink", "pathlib.*.rmdir",
+        "pathlib.*.rename", "pathlib.*.replace", "pathlib.*.symlink_to", "pathlib.*.hardlink_to",
+        "pathlib.*.link_to", "pathlib.*.chmod", "pathlib.*.lchmod",
     ),
-    "network": (
-        "requests", "httpx", "httpx2", "urllib", "urllib3", "http.client", "socket", "ssl", "aiohttp", "websockets",
-        "websocket", "ftplib", "smtplib", "telnetlib", "paramiko", "pycurl", "gradio_client", "huggingface_hub",
+    "file read": ("os.path.expanduser", "pathlib.*.home", "pathlib.*.expanduser"),
+    "environment": (
+        "os.environ", "os.environb", "os.getenv", "os.getenvb", "os.putenv", "os.unsetenv", "os.path.expandvars",
+        "posix.environ", "nt.environ", "os.getlogin",
     ),
-    "environment": ("os.environ", "os.environb", "os.getenv", "os.getenvb", "os.putenv", "os.unsetenv"),
+    "deserialization": (
+        "torch.load", "numpy.load", "yaml.load", "yaml.unsafe_load*", "yaml.full_load*", "yaml.*Loader",
+        "pandas.read_pickle",
+    ),
+    "dynamic code": (
+        "builtins.eval", "builtins.exec", "builtins.compile", "builtins.__import__", "builtins.breakpoint",
+        "types.FunctionType", "types.CodeType", "types.LambdaType", "pydoc.locate", "pydoc.importfile",
+        "sys.meta_path", "sys.path_hooks", "sys.path", "sys.settrace", "sys.setprofile", "sys.addaudithook",
+        "logging.config",  # fileConfig and listen() evaluate configuration as code
+    ),
+    "dynamic access": (
+        "builtins.getattr", "builtins.setattr", "builtins.delattr", "builtins.vars", "builtins.globals",
+        "builtins.locals", "builtins.__builtins__", "sys.modules", "sys._getframe", "operator.attrgetter",
+        "operator.methodcaller",
+    ),
 }  # fmt: skip
-# Calls that write files whatever object they are called on (pathlib and friends).
-_WRITING_METHODS = ("write_text", "write_bytes")
-_OPEN_FUNCTIONS = ("builtins.open", "io.open", "codecs.open")
+
+# Names of the modules above (and of os, sys, io) that are harmless: never flagged.
+HARMLESS = (
+    "os.path", "os.path.*", "os.sep", "os.altsep", "os.extsep", "os.pathsep", "os.linesep", "os.defpath",
+    "os.curdir", "os.pardir", "os.devnull", "os.name", "os.fspath", "os.fsencode", "os.fsdecode", "os.PathLike",
+    "os.getcwd", "os.getcwdb", "os.cpu_count", "os.getpid", "os.listdir", "os.scandir", "os.walk", "os.stat",
+    "os.lstat", "os.strerror", "os.urandom", "os.get_terminal_size", "os.SEEK_*", "os.O_*", "os.error",
+    "sys.argv", "sys.exit", "sys.version", "sys.version_info", "sys.platform", "sys.maxsize", "sys.stdin",
+    "sys.stdout", "sys.stderr", "sys.byteorder", "sys.getsizeof", "sys.float_info", "sys.hexversion",
+    "sys.implementation", "sys.getrecursionlimit", "sys.getdefaultencoding", "sys.stdlib_module_names",
+    "io.StringIO", "io.BytesIO", "io.TextIOWrapper", "io.Buffered*", "io.*IOBase", "io.SEEK_*",
+    "io.DEFAULT_BUFFER_SIZE", "io.UnsupportedOperation",
+    "urllib.parse", "urllib.parse.*", "http.HTTPStatus", "http.HTTPMethod", "shutil.which",
+    "shutil.get_terminal_size", "shutil.disk_usage", "tempfile.gettempdir", "tempfile.gettempprefix",
+)  # fmt: skip
+# Modules other modules import and so carry as attributes (`platform.os`, `torch.multiprocessing`): reached
+# through another module, they are judged as themselves.
+_REEXPORTED = frozenset({"os", "sys", "subprocess", "builtins", "posix", "nt", "socket", "pickle", "marshal",
+                         "importlib", "ctypes", "shutil", "multiprocessing", "pty"})  # fmt: skip
+# Modules most tools import for harmless things: importing them is not flagged, using one of their names
+# is flagged by NAMES or, when HARMLESS does not list it, as this category (None: not flagged). Passing
+# one around as a value is dynamic access. `builtins.x` is also how the bare builtin `x` is named here.
+COMMON: dict[str, str | None] = {
+    "os": "process", "sys": "dynamic access", "io": "file write", "shutil": "file write", "pathlib": None,
+    "asyncio": None, "types": None, "operator": None, "builtins": None,
+}  # fmt: skip
+
+# Callables whose mode argument says whether they write: positional index of the mode, by qualified name.
+_OPENERS = {
+    "builtins.open": 1, "io.open": 1, "io.FileIO": 1, "codecs.open": 1, "os.fdopen": 1, "gzip.open": 1,
+    "gzip.GzipFile": 1, "bz2.open": 1, "bz2.BZ2File": 1, "lzma.open": 1, "lzma.LZMAFile": 1, "tarfile.open": 1,
+    "tarfile.TarFile": 1, "zipfile.ZipFile": 1, "pathlib.Path.open": 1,
+}  # fmt: skip
+_OPENER_NAMES = frozenset(name.rsplit(".", 1)[1] for name in _OPENERS)
+# Methods that write files whatever object they are called on (pathlib and friends, archives).
+_WRITING_METHODS = frozenset(
+    {"write_text", "write_bytes", "touch", "mkdir", "unlink", "rmdir", "symlink_to", "hardlink_to", "chmod",
+     "extractall", "to_pickle"}
+)  # fmt: skip
+# A string that names the user's own files, secrets or the system's: a tool reading them (and returning
+# them to the model) leaks them without any network call.
+_PRIVATE_PATHS = re.compile(
+    r"^~|^/(?:proc|etc|root|home|Users|dev|sys|var)/|\.ssh\b|id_rsa|id_ed25519|\.aws/|\.netrc|\.git-credentials"
+    r"|\.gnupg|\.kube/|\.docker/config|huggingface/token|(?:^|/)\.env$|\.bash_history|\.pypirc"
+)
 _WRITE_MODES = set("wax+")
+# What a mode string looks like (`rb`, `w+`, tarfile's `w:gz`), to tell it from a path or a member name.
+_MODE = re.compile(r"[rwxabtU+]{1,4}(?:[:|][\w*]*)?")
+# Special attributes that only say what an object is or run a protocol; every other `__x__` reaches
+# namespaces, frames, code or the class graph (`().__class__.__base__.__subclasses__()`).
+_PLAIN_DUNDERS = frozenset(
+    {"__init__", "__new__", "__post_init__", "__name__", "__qualname__", "__doc__", "__module__", "__version__",
+     "__class__", "__annotations__", "__file__", "__enter__", "__exit__", "__aenter__", "__aexit__", "__str__",
+     "__repr__", "__len__", "__iter__", "__next__", "__eq__", "__hash__", "__call__", "__future__"}
+)  # fmt: skip
+# Attributes of frames, generators and tracebacks that lead to a frame's globals and builtins.
+_FRAME_ATTRIBUTES = frozenset({"f_globals", "f_locals", "f_builtins", "f_back", "f_code", "gi_frame", "cr_frame",
+                               "ag_frame", "tb_frame", "tb_next", "gi_code", "co_code"})  # fmt: skip
+
+# What no static reader sees, said with every review.
+UNSEEN = "code made at run time (fetched, decoded or built from strings) and the inside of imported packages"
 
 
 @dataclass(frozen=True)
@@ -60,7 +175,7 @@ class Import:
 @dataclass(frozen=True)
 class Finding:
     line: int
-    category: str  # a key of RULES
+    category: str  # a key of MODULES or NAMES, "internals" or "non-ASCII name"
     construct: str  # what was seen, e.g. "os.system" or "open(..., 'w')"
 
 
@@ -79,81 +194,231 @@ class Review:
                     seen.setdefault(module.split(".")[0], None)
         return tuple(seen)
 
+    @property
+    def third_party(self) -> tuple[str, ...]:
+        """The imported packages outside the standard library: their own code is not reviewed."""
+        return tuple(name for name in self.packages if name not in sys.stdlib_module_names)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "imports": [{"line": item.line, "statement": item.statement} for item in self.imports],
             "flagged": [asdict(finding) for finding in self.findings],
+            "not_seen": self.unseen(),
         }
 
+    def unseen(self) -> str:
+        """What a static reader cannot tell, said plainly (the last line of the summary)."""
+        return UNSEEN + (f" ({', '.join(self.third_party)})" if self.third_party else "")
+
     def lines(self) -> list[str]:
-        """The summary `vendorgen add` prints, one entry per line."""
+        """The summary `vendorgen add` prints, one entry per line (source text as written: escape to print)."""
         lines = ["  imports:"] + [f"    line {item.line:<5} {item.statement}" for item in self.imports]
         if len(lines) == 1:
             lines = ["  imports: none"]
         if not self.findings:
-            return lines + ["  flagged: nothing"]
-        width = max(len(finding.category) for finding in self.findings)
-        lines.append("  flagged:")
-        lines += [f"    line {f.line:<5} {f.category:<{width}}  {f.construct}" for f in self.findings]
-        return lines
+            lines.append("  flagged: nothing")
+        else:
+            width = max(len(finding.category) for finding in self.findings)
+            lines.append("  flagged:")
+            lines += [f"    line {f.line:<5} {f.category:<{width}}  {f.construct}" for f in self.findings]
+        return lines + [f"  not seen: {self.unseen()}"]
 
 
 def review(source: str) -> Review:
-    """Review `source` (valid Python; the caller has parsed it already)."""
+    """Review `source` (valid Python that toolfile.ToolFile has read, so not nested too deeply to walk)."""
     tree = cst.parse_module(source)
     wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
-    aliases = _Aliases()
-    tree.visit(aliases)
-    visitor = _Reviewer(tree, aliases.names)
+    names = _Names()
+    wrapper.visit(names)
+    visitor = _Reviewer(tree, names)
     wrapper.visit(visitor)
+    positions = wrapper.resolve(PositionProvider)
+    first_use: dict[str, int] = {}  # each spelling once, where it first appears
+    for node, raw in _non_ascii_names(tree):
+        first_use[raw] = min(first_use.get(raw, positions[node].start.line), positions[node].start.line)
+    for raw, line in first_use.items():
+        shown = raw if identifier(raw) == raw else f"{raw} (Python reads it as {identifier(raw)})"
+        visitor.findings.append(Finding(line, "non-ASCII name", shown))
     findings = sorted(set(visitor.findings), key=lambda f: (f.line, f.category, f.construct))
     return Review(tuple(visitor.imports), tuple(findings))
 
 
+def refuse_disguised_names(source: str, label: str) -> None:
+    """Refuse an identifier Python reads as another one (NFKC: `ｅｘｅｃ` is `exec`, `ﬁle` is `file`).
+
+    Its plain spelling runs the same, so no honest file needs it; the file is vendored as it is, and a
+    name that reads as one thing while running as another is refused like the invisible characters.
+    Other non-ASCII names (PEP 3131: `größe`) run as they read: the review flags them.
+    """
+    tree = cst.parse_module(source)
+    positions = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+    for node, raw in _non_ascii_names(tree):
+        if identifier(raw) != raw:
+            where = positions[node].start
+            raise SchemaError(
+                f"{label} line {where.line}, column {where.column + 1}: the name {ascii(raw)[1:-1]} is read by "
+                f"Python as {identifier(raw)!r}; a vendored file is kept as it is, so a name that does not read as "
+                "what it runs is refused"
+            )
+
+
+def identifier(name: str) -> str:
+    """`name` as Python binds it: identifiers are NFKC-normalised (PEP 3131)."""
+    return name if name.isascii() else unicodedata.normalize("NFKC", name)
+
+
+@functools.cache
 def category(qualified: str) -> str | None:
-    """The RULES category `qualified` falls in, if any."""
-    for name, patterns in RULES.items():
-        for pattern in patterns:
-            if fnmatch.fnmatchcase(qualified, pattern) or qualified.startswith(pattern + "."):
-                return name
+    """The category `qualified` (a name after imports are resolved, builtins as `builtins.x`) falls in."""
+    parts = qualified.split(".")
+    named, harmless = _closest_rule(qualified)
+    if named is not None:
+        return named
+    if any(_hidden_attribute(part) for part in parts[1:]):
+        return "dynamic access"
+    for index, part in enumerate(parts[1:], 1):
+        if part.lstrip("_") in _REEXPORTED:  # `platform.os.system`, `tempfile._os.environ`
+            return category(".".join([part.lstrip("_"), *parts[index + 1 :]])) or "dynamic access"
+    if harmless:
+        return None
+    for name, modules in MODULES.items():
+        if any(_covers(module, qualified) for module in modules):
+            return name
+    if parts[0] in COMMON and len(parts) > 1:
+        return COMMON[parts[0]]
+    if parts[0] != "builtins" and any(_private(part) for part in parts):
+        return "internals"  # `uuid._get_command_stdout`: what it does is no module's documented behaviour
     return None
 
 
-class _Aliases(cst.CSTVisitor):
-    """Every name an import binds, anywhere in the file, mapped to what it stands for.
+def module_category(module: str) -> str | None:
+    """The category of importing `module` itself: the common modules are imported by every tool."""
+    return None if module in COMMON else category(module)
 
-    Scopes are ignored on purpose: a review errs on the side of reporting.
+
+def _closest_rule(qualified: str) -> tuple[str | None, bool]:
+    """The NAMES category or HARMLESS entry closest to `qualified` (`os.path.expandvars` over `os.path.*`):
+    (category, False), (None, True) for harmless, (None, False) when neither lists it."""
+    rules: list[tuple[str, str | None]] = [(pattern, name) for name, patterns in NAMES.items() for pattern in patterns]
+    rules += [(pattern, None) for pattern in HARMLESS]
+    matching = [(len(pattern.replace("*", "")), name) for pattern, name in rules if _covers(pattern, qualified)]
+    if not matching:
+        return None, False
+    name = max(matching, key=lambda match: match[0])[1]
+    return name, name is None
+
+
+def _covers(pattern: str, qualified: str) -> bool:
+    """`pattern` names `qualified` or an object it is an attribute of (`sys.path` covers `sys.path.insert`)."""
+    return fnmatch.fnmatchcase(qualified, pattern) or qualified.startswith(pattern + ".")
+
+
+def _private(part: str) -> bool:
+    return part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
+
+
+def _hidden_attribute(name: str) -> bool:
+    """An attribute that leads to namespaces, frames or code the reader cannot follow."""
+    dunder = len(name) > 4 and name.startswith("__") and name.endswith("__")
+    return (dunder and name not in _PLAIN_DUNDERS) or name in _FRAME_ATTRIBUTES
+
+
+def _non_ascii_names(tree: cst.Module) -> Iterator[tuple[cst.Name, str]]:
+    """Every identifier spelled with non-ASCII characters, anywhere (imports, attributes, definitions)."""
+    collector = _NonAsciiNames()
+    tree.visit(collector)
+    yield from collector.found
+
+
+class _NonAsciiNames(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[cst.Name, str]] = []
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if not node.value.isascii():
+            self.found.append((node, node.value))
+
+
+class _Names(cst.CSTVisitor):
+    """What each name of the file stands for, anywhere: imports, plain assignments, star imports.
+
+    Scopes and order are ignored on purpose: a name bound twice (`import os as q` ... `import json as q`)
+    stands for both, and a review errs on the side of reporting.
     """
 
+    METADATA_DEPENDENCIES = (ExpressionContextProvider,)
+
     def __init__(self) -> None:
-        self.names: dict[str, str] = {}
+        super().__init__()
+        self.aliases: dict[str, list[str]] = {}  # name -> the qualified names it stands for
+        self.modules: set[str] = set()  # qualified names bound by `import x` (module objects)
+        self.bound: set[str] = set()  # names the file binds itself (assignments, definitions, parameters)
+        self.star: list[str] = []  # modules imported with `from x import *`
 
     def visit_Import(self, node: cst.Import) -> None:
         for alias in node.names:
             dotted = _dotted(alias.name)
             if alias.asname is not None:
-                self.names[_dotted(alias.asname.name)] = dotted
+                self._bind(_dotted(alias.asname.name), dotted)
+                self.modules.add(dotted)
             else:  # `import os.path` binds `os`
                 head = dotted.split(".")[0]
-                self.names[head] = head
+                self._bind(head, head)
+                self.modules.add(head)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+        if node.relative or node.module is None:
             return
         module = _dotted(node.module)
+        if isinstance(node.names, cst.ImportStar):
+            self.star.append(module)
+            return
         for alias in node.names:
             name = _dotted(alias.name)
             bound = _dotted(alias.asname.name) if alias.asname is not None else name
-            self.names[bound] = f"{module}.{name}"
+            self._bind(bound, f"{module}.{name}")
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._alias(target.target, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._alias(node.target, node.value)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._alias(node.target, node.value)
+
+    def _alias(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """`o = open`, `q = os`, `a, b = os.system, eval`: the name stands for what it is given."""
+        if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)):
+            for element, item in zip(target.elements, value.elements):
+                self._alias(element.value, item.value)
+        elif isinstance(target, cst.Name) and (dotted := _dotted_or_none(value)) is not None:
+            head, _, rest = dotted.partition(".")
+            builtin = [f"builtins.{head}"] if hasattr(builtins, head) or head == "__builtins__" else []
+            for stands_for in self.aliases.get(head, builtin):
+                self._bind(identifier(target.value), f"{stands_for}.{rest}" if rest else stands_for)
+
+    def _bind(self, name: str, qualified: str) -> None:
+        if qualified not in (targets := self.aliases.setdefault(name, [])):
+            targets.append(qualified)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if self.get_metadata(ExpressionContextProvider, node, None) in (ExpressionContext.STORE,
+                                                                          ExpressionContext.DEL):  # fmt: skip
+            self.bound.add(identifier(node.value))
 
 
 class _Reviewer(cst.CSTVisitor):
     METADATA_DEPENDENCIES = (PositionProvider, ExpressionContextProvider)
 
-    def __init__(self, tree: cst.Module, aliases: dict[str, str]) -> None:
+    def __init__(self, tree: cst.Module, names: _Names) -> None:
         super().__init__()
         self.tree = tree
-        self.aliases = aliases
+        self.names = names
+        self.called: set[int] = set()  # id() of the expressions called (`open` in `open(...)`)
         self.imports: list[Import] = []
         self.findings: list[Finding] = []
 
@@ -167,59 +432,80 @@ class _Reviewer(cst.CSTVisitor):
 
     def visit_Import(self, node: cst.Import) -> bool:
         modules = tuple(_dotted(alias.name) for alias in node.names)
-        self._record_import(node, modules, {module: f"import {module}" for module in modules})
+        self._record_import(node, modules)
+        for module in modules:
+            if found := module_category(module):
+                self.report(node, found, f"import {module}")
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         module = "" if node.relative or node.module is None else _dotted(node.module)
-        names: dict[str, str] = {}
+        self._record_import(node, (module,))
         if isinstance(node.names, cst.ImportStar):
-            names[module] = f"from {module} import *"
+            self.report(node, "dynamic access", f"from {module or '.'} import * (names the file never spells)")
+            if module and (found := module_category(module)):
+                self.report(node, found, f"from {module} import *")
         elif module:
             for alias in node.names:
                 name = _dotted(alias.name)
-                names[f"{module}.{name}"] = f"from {module} import {name}"
-        self._record_import(node, (module,), names)
+                if f"{module}.{name}" not in _OPENERS and (found := category(f"{module}.{name}")):
+                    self.report(node, found, f"from {module} import {name}")
         return False
 
-    def _record_import(
-        self, node: cst.Import | cst.ImportFrom, modules: tuple[str, ...], names: dict[str, str]
-    ) -> None:
-        """Record the statement; report each imported name that falls in a category, as its own construct."""
+    def _record_import(self, node: cst.Import | cst.ImportFrom, modules: tuple[str, ...]) -> None:
         self.imports.append(Import(self.line(node), " ".join(self.tree.code_for_node(node).split()), modules))
-        for qualified, construct in names.items():
-            if found := category(qualified):
-                self.report(node, found, construct)
 
     # -- uses ----------------------------------------------------------------
 
     def visit_Call(self, node: cst.Call) -> None:
+        self.called.add(id(node.func))
         callee = self.qualified(node.func)
-        if callee in _OPEN_FUNCTIONS:
-            self._check_open(node, node.args[1:2], callee.removeprefix("builtins."))
-        elif isinstance(node.func, cst.Attribute):
-            method = node.func.attr.value
-            receiver = self.tree.code_for_node(node.func.value)
-            if method in _WRITING_METHODS:
-                self.report(node, "file write", f"{_short(receiver)}.{method}(...)")
-            elif method == "open" and callee is None:  # Path.open(mode)
-                self._check_open(node, node.args[:1], f"{_short(receiver)}.open")
+        if callee in _OPENERS:
+            self._check_open(node, _OPENERS[callee], callee.removeprefix("builtins."))
+        elif isinstance(node.func, cst.Attribute) and identifier(node.func.attr.value) in _OPENER_NAMES:
+            # `Path(p).open(mode)`, `archive.open(name, mode)`, `wave.open(p, mode)`: another opener; its
+            # mode is the first argument for a path and the second for most others, so either may write.
+            self._check_open(node, None, f"{_short(self.tree.code_for_node(node.func.value))}.{node.func.attr.value}")
 
-    def _check_open(self, node: cst.Call, positional_mode: Sequence[cst.Arg], shown: str) -> None:
-        keyword = [arg for arg in node.args if arg.keyword is not None and arg.keyword.value == "mode"]
-        mode_args = keyword or [arg for arg in positional_mode if arg.keyword is None and not arg.star]
-        if not mode_args:
-            return  # the default mode reads
-        mode = mode_args[0].value
-        if isinstance(mode, cst.SimpleString):
-            value = mode.evaluated_value
-            if isinstance(value, str) and _WRITE_MODES.isdisjoint(value):
-                return
-            self.report(node, "file write", f"{shown}(..., {mode.value})")
-        else:
-            self.report(node, "file write", f"{shown}(...) with a mode computed at run time")
+    def _check_open(self, node: cst.Call, mode_index: int | None, shown: str) -> None:
+        """Report an opener called with a writing mode, or one the reader cannot see.
+
+        `mode_index` None: an unknown object's `open`, whose mode is the first argument for a path and the
+        second for an archive member; either is checked when it is a literal that looks like a mode.
+        """
+        if any(arg.star for arg in node.args):
+            self.report(node, "file write", f"{shown}(...) with arguments unpacked at run time")
+            return
+        keyword = [arg for arg in node.args if arg.keyword is not None and identifier(arg.keyword.value) == "mode"]
+        positional = [arg for arg in node.args if arg.keyword is None]
+        known = bool(keyword) or mode_index is not None
+        modes = keyword or (positional[mode_index : mode_index + 1] if mode_index is not None else positional[:2])
+        for mode_arg in modes:
+            mode = mode_arg.value
+            if isinstance(mode, cst.SimpleString):
+                value = mode.evaluated_value
+                looks_like_mode = isinstance(value, str) and (known or bool(_MODE.fullmatch(value)))
+                if looks_like_mode and not _WRITE_MODES.isdisjoint(value) or known and not isinstance(value, str):
+                    self.report(node, "file write", f"{shown}(..., {mode.value})")
+            elif known:
+                self.report(node, "file write", f"{shown}(...) with a mode computed at run time")
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        value = node.evaluated_value
+        if isinstance(value, bytes):
+            value = value.decode("latin-1")
+        if _PRIVATE_PATHS.search(value):
+            self.report(node, "file read", f"{_short(node.value)} (the user's or the system's files)")
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if self.qualified(node) is None:  # an attribute of a local object: judged by its name alone
+            attribute = identifier(node.attr.value)
+            if attribute in _WRITING_METHODS:
+                self.report(node, "file write", f"{_short(self.tree.code_for_node(node.value))}.{attribute}")
+            if attribute == "expanduser":
+                self.report(node, "file read", f"{_short(self.tree.code_for_node(node.value))}.{attribute}")
+            if _hidden_attribute(attribute):
+                self.report(node, "dynamic access", f"{_short(self.tree.code_for_node(node))}")
         return self._check_reference(node)
 
     def visit_Name(self, node: cst.Name) -> None:
@@ -236,23 +522,40 @@ class _Reviewer(cst.CSTVisitor):
         qualified = self.qualified(node)
         if qualified is None:
             return True
-        if found := category(qualified):
-            self.report(node, found, qualified.removeprefix("builtins."))
+        shown = qualified.removeprefix("builtins.")
+        if qualified in _OPENERS:
+            if id(node) not in self.called:
+                self.report(node, "file write", f"{shown} used as a value (its mode cannot be read)")
+        elif found := category(qualified):
+            self.report(node, found, shown)
+        elif qualified in self.names.modules and qualified in COMMON:
+            self.report(node, "dynamic access", f"{shown} used as a value (what is taken from it cannot be read)")
         return False
 
     def qualified(self, node: cst.BaseExpression) -> str | None:
-        """`os.environ.get` -> "os.environ.get" through the file's imports; None for local objects."""
+        """`os.environ.get` -> "os.environ.get" through the file's names; None for local objects."""
         dotted = _dotted_or_none(node)
         if dotted is None:
             return None
         head, _, rest = dotted.partition(".")
-        if head in self.aliases:
-            target = self.aliases[head]
-        elif hasattr(builtins, head):
-            target = f"builtins.{head}"
-        else:
-            return None
-        return f"{target}.{rest}" if rest else target
+        targets: list[str] = []
+        if head in self.names.aliases:
+            targets = self.names.aliases[head]
+        elif hasattr(builtins, head) or head == "__builtins__":
+            targets = [f"builtins.{head}"]
+        elif head not in self.names.bound and (star := self._from_star(head)) is not None:
+            targets = [star]
+        candidates = [f"{target}.{rest}" if rest else target for target in targets]
+        # A name bound to several things is read as the one that deserves a look.
+        notable = [name for name in candidates if category(name) or name in _OPENERS or name in COMMON]
+        return next(iter(notable or candidates), None)
+
+    def _from_star(self, name: str) -> str | None:
+        """A name the file never binds may come from a star import: the first one it is risky in."""
+        for module in self.names.star:
+            if category(f"{module}.{name}") or f"{module}.{name}" in _OPENERS:
+                return f"{module}.{name}"
+        return None
 
 
 def _dotted(node: cst.BaseExpression) -> str:
@@ -264,10 +567,10 @@ def _dotted(node: cst.BaseExpression) -> str:
 
 def _dotted_or_none(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Name):
-        return node.value
+        return identifier(node.value)
     if isinstance(node, cst.Attribute):
         head = _dotted_or_none(node.value)
-        return None if head is None else f"{head}.{node.attr.value}"
+        return None if head is None else f"{head}.{identifier(node.attr.value)}"
     return None
 
 

@@ -25,6 +25,7 @@ from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, Vendorg
 from vendorgen.hubclient import REPO_ID, bound_hub_requests, fetch_file, hub_errors, within_deadline
 from vendorgen.literals import escape_text, python_literal
 from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec, ToolSpec
+from vendorgen.review import refuse_disguised_names
 from vendorgen.sources import AddOptions, waiting
 from vendorgen.toolfile import REQUIRED, ToolFile
 
@@ -85,6 +86,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     label = _label(snapshot["repo_id"])
     check_visible(original, label)
     tool = tool_spec(ToolFile(original, label), snapshot["class_name"])
+    refuse_disguised_names(original, label)
     return ModuleSpec(
         name=naming.python_name(snapshot["name"]),  # a file name and a word of the header: never raw
         kind="hub",
