@@ -24,7 +24,7 @@ TEMPLATE_NAMES = frozenset(
         "self", "arguments", "uploads", "result", "path", "item", "_source",
         "tuple", "list", "dict", "str", "ModuleNotFoundError",
         # module-level names: imports, constants, public helpers (private ones start with "_",
-        # which no remote-derived parameter or class name does)
+        # which no parameter or tool class name does)
         "Tool", "Any", "Literal", "AgentImage", "AgentAudio", "MCPToolError", "tools",
         "SERVER", "TIMEOUT", "CONNECT_TIMEOUT", "SOURCE_MODULE", "SOURCE_ATTR",
         "asyncio", "atexit", "base64", "io", "json", "os", "sys", "threading", "timedelta",
@@ -52,7 +52,8 @@ def python_name(remote: str) -> str:
 
 def parameter_name(remote: str) -> str:
     """A parameter name: kept as is when it is a usable identifier that shadows nothing `forward` reads."""
-    name = remote if is_parameter(remote) else python_name(remote)
+    # A leading underscore is the templates' own namespace (`_Session`, `_call`): never a parameter's.
+    name = remote if is_parameter(remote) and not remote.startswith("_") else python_name(remote)
     return f"{name}_" if name in FORBIDDEN_NAMES or name in TEMPLATE_NAMES else name
 
 
