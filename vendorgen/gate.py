@@ -72,12 +72,13 @@ def check_encoding(source: str, module: ModuleSpec) -> None:
 
 
 def check_shadowing(source: str, module: ModuleSpec) -> None:
-    """No remote-derived name hides one the template's code relies on.
+    """No remote-derived name hides a module-level name the template's code relies on.
 
     A tool class never takes the name of another module-level definition, and a `forward`
-    parameter never takes a module-level name or a name its body binds: the template's code would
-    call the argument ("'str' object is not callable"). naming.TEMPLATE_NAMES keeps remote names
-    clear of these; this is the check that holds whatever the templates become.
+    parameter never takes a module-level name: `forward` would call the argument ("'str' object
+    is not callable"). naming.TEMPLATE_NAMES keeps remote names clear of these (and of the builtins
+    and locals `forward` uses, which only the templates' text shows); this check holds whatever
+    the templates import or define.
     """
     tree = ast.parse(source)
     defined = [name for statement in tree.body for name in _module_bindings(statement)]
@@ -88,12 +89,11 @@ def check_shadowing(source: str, module: ModuleSpec) -> None:
             raise GateError(f"{module.name}: the tool class {statement.name} shadows a name the module defines")
         for method in statement.body:
             if isinstance(method, ast.FunctionDef) and method.name == "forward":
-                bound = {*defined, *_bound_names(method.body)}
                 for param in method.args.args[1:]:
-                    if param.arg in bound:
+                    if param.arg in defined:
                         raise GateError(
                             f"{module.name}: parameter {param.arg} of {statement.name}.forward shadows"
-                            f" the name {param.arg} the generated code uses"
+                            f" the module's {param.arg}"
                         )
 
 
@@ -105,21 +105,8 @@ def _module_bindings(statement: ast.stmt) -> Iterator[str]:
         yield from ((alias.asname or alias.name).partition(".")[0] for alias in statement.names)
     elif isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
         yield statement.name
-    else:
-        yield from _bound_names([statement])
-
-
-def _bound_names(statements: list[ast.stmt]) -> set[str]:
-    """Every name the statements assign or import, at any depth (comprehension variables too)."""
-    names = set()
-    for node in ast.walk(ast.Module(body=statements, type_ignores=[])):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        elif isinstance(node, ast.alias):
-            names.add((node.asname or node.name).partition(".")[0])
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler)) and node.name:
-            names.add(node.name)
-    return names
+    else:  # an assignment: its targets
+        yield from (node.id for node in ast.walk(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
 
 
 def _check_verbatim(source: str, module: ModuleSpec, line_length: int) -> None:

@@ -13,15 +13,16 @@ from vendorgen.errors import SchemaError
 # generated code relies on (the class's own names, and the locals of the templates' `forward`).
 _RESERVED = {"self", "cls", "Tool", "Any", "Literal", "arguments", "uploads", "result", "_source"}
 # What a remote-derived name must not shadow where the templates put it. A parameter is a local of
-# `forward`, which reads the names below: its own locals, builtins it calls and every name a
-# generated module defines (imports, constants, helpers). A tool class sits beside those module
-# names. A remote parameter `tuple` or `AgentImage` becomes `tuple_`, `AgentImage_` (the wire name is
-# kept); the gate refuses a module where one still shadows a module name, and
-# tests/unit/test_naming.py checks this list against every name the rendered templates use.
+# `forward`, which reads the names below: builtins it calls, locals it reads after binding them, and
+# every name a generated module defines (imports, constants, helpers). A tool class sits beside
+# those module names. A remote parameter `tuple` or `AgentImage` becomes `tuple_`, `AgentImage_`
+# (the wire name is kept); the gate refuses a module where one still shadows a module name, and
+# tests/unit/test_naming.py checks this list against what the rendered templates read.
 TEMPLATE_NAMES = frozenset(
     {
-        # forward's locals, and the builtins it reads
-        "self", "arguments", "uploads", "result", "path", "item", "_source",
+        # forward's locals read after they are bound (an argument of that name would be lost),
+        # and the builtins it reads
+        "self", "arguments", "uploads", "result", "_source",
         "tuple", "list", "dict", "str", "ModuleNotFoundError",
         # module-level names: imports, constants, public helpers (private ones start with "_",
         # which no parameter or tool class name does)

@@ -66,7 +66,9 @@ def test_a_tool_class_never_takes_a_name_the_templates_use() -> None:
 
 
 def test_template_names_holds_every_name_the_rendered_templates_use() -> None:
-    """What the generated modules define or their `forward` reads is in TEMPLATE_NAMES (private `_` names aside).
+    """What the generated modules define, or their `forward` reads without binding it, is in TEMPLATE_NAMES.
+
+    (Private `_` names aside: no parameter starts with one.)
 
     The modules of generated_example/ cover every template; a name a template starts using
     fails here until naming.TEMPLATE_NAMES keeps remote names off it.
@@ -83,7 +85,7 @@ def test_template_names_holds_every_name_the_rendered_templates_use() -> None:
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef) and node.name == "forward":
                 parameters = {argument.arg for argument in node.args.args}
-                for name in _names(node.body) - parameters:
+                for name in _names(node.body) - _stored(node.body) - parameters:
                     used.setdefault(name, f"{path.name}: forward")
         for name in tool_classes - {"MCPToolError"}:
             used.pop(name, None)
@@ -95,6 +97,11 @@ def _bound(statement: ast.stmt) -> set[str]:
     if isinstance(statement, (ast.ClassDef, ast.FunctionDef)):
         return {statement.name}
     return _names([statement])
+
+
+def _stored(statements: list[ast.stmt]) -> set[str]:
+    module = ast.Module(body=statements, type_ignores=[])
+    return {node.id for node in ast.walk(module) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
 
 
 def _names(statements: list[ast.stmt]) -> set[str]:
