@@ -68,8 +68,9 @@ def check_head(path: Path) -> None:
 
 def test_an_mcp_server_version_declaring_an_encoding_stays_a_comment(tmp_path: Path, project: Project) -> None:
     mark = tmp_path / "PWNED"
-    tool = {"name": "probe", "description": "Echo.", "inputSchema": {
-        "type": "object", "properties": {"text": {"type": "string", "description": payload(str(mark))}}}}  # fmt: skip
+    # On main this module passed the gate and `check`, and importing it created `mark`.
+    tool = {"name": "probe", "description": payload(str(mark)),
+            "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}  # fmt: skip
     with mcp_server(tmp_path, [tool], version=CODING) as url:
         entry = add(project, f"mcp:{url}")
         path = project.root / entry["path"]
@@ -78,7 +79,7 @@ def test_an_mcp_server_version_declaring_an_encoding_stays_a_comment(tmp_path: P
         assert not mark.exists()
         assert module.SERVER["version"] == CODING
         [probe] = module.tools()
-        assert probe.inputs["text"]["description"] == payload(str(mark))
+        assert probe.description == payload(str(mark))
         assert json.loads(probe(text="hi")) == {"tool": "probe", "args": {"text": "hi"}}
         probe.close()
     assert project.run("check").exit_code == 0
@@ -163,3 +164,28 @@ def test_a_non_finite_number_is_one_clear_refusal(project: Project, signature: s
     line = result.stderr.strip()
     assert line.startswith("error: ") and "JSON cannot carry" in line and "unexpected" not in line, line
     assert project.snapshot() == before
+
+
+@pytest.mark.parametrize("declaration", ["# -*- coding: latin-1 -*-", "#!/usr/bin/env python\n# coding=unicode_escape"])
+def test_a_hub_tool_py_declaring_another_encoding_is_refused(fakehub, project: Project, declaration: str) -> None:
+    """The author's file under vendorgen's header: a non-UTF-8 declaration is refused, nothing written."""
+    from tests.test_hub_source import SPACE, TOOL_PY, add, tool_space
+
+    tool_space(fakehub, f"{declaration}\n{TOOL_PY}")
+    before = project.snapshot()
+    result = add(fakehub, project, f"hub:{SPACE}", "--trust")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: ") and "a vendored module must be plain UTF-8" in result.stderr
+    assert project.snapshot() == before
+
+
+def test_a_hub_tool_py_declaring_utf8_keeps_it_below_the_header(fakehub, project: Project) -> None:
+    from tests.test_hub_source import SPACE, TOOL_PY, add, tool_space
+
+    tool_space(fakehub, f"# -*- coding: utf-8 -*-\n{TOOL_PY}")
+    result = add(fakehub, project, f"hub:{SPACE}", "--trust", "--json")
+    assert result.exit_code == 0, result.stderr
+    [entry] = json.loads(result.stdout)
+    check_head(project.root / entry["path"])
+    module = project.import_module(entry["path"])
+    assert module.ShoutTool()(text="hi", times=2) == "HI!!"
