@@ -21,7 +21,7 @@ from vendorgen.errors import GateError
 from vendorgen.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec, ToolSpec
 from vendorgen.naming import FORBIDDEN_NAMES
-from vendorgen.pysource import python_text, written_bytes
+from vendorgen.pysource import check_as_written
 from vendorgen.toolfile import ToolFile
 
 # Entry points a template may define beside the tool classes.
@@ -66,9 +66,9 @@ def check_encoding(source: str, module: ModuleSpec) -> None:
     A hub tool.py's own `coding:` line sits below vendorgen's header, where Python ignores it; one
     naming another codec still says the author's bytes meant other text than the review read.
     """
-    written_bytes(source, module.name)
+    check_as_written(source, module.name)
     if module.original_source:
-        python_text(module.original_source.encode("utf-8"), f"{module.name}: the original tool.py")
+        check_as_written(module.original_source, f"{module.name}: the original tool.py")
 
 
 def check_shadowing(source: str, module: ModuleSpec) -> None:

@@ -34,9 +34,12 @@ def python_text(data: bytes, what: str) -> str:
         raise GateError(f"{what}: is not UTF-8 ({exc.reason} at byte {exc.start})") from None
 
 
-def written_bytes(source: str, what: str) -> bytes:
-    """The bytes vendorgen writes for `source`; GateError unless Python reads them back as exactly `source`."""
-    data = source.encode("utf-8")
+def check_as_written(source: str, what: str) -> None:
+    """GateError unless the bytes the workspace writes for `source` (UTF-8, no newline translation)
+    read back, as Python reads them, as exactly `source`."""
+    try:
+        data = source.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise GateError(f"{what}: holds a lone surrogate (U+{ord(source[exc.start]):04X}), which UTF-8 cannot write") from None
     if python_text(data, what) != source:
         raise GateError(f"{what}: Python would read the written file as other text than vendorgen checked")
-    return data
