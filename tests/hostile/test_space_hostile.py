@@ -94,8 +94,9 @@ def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> 
     # forward sends every required input under its wire name, untouched, and gives back the answer:
     # a parameter shadowing a name forward uses (`tuple`, `AgentImage`, `os`) breaks here.
     tool.client = client = RecordingClient(len(spec.outputs))
+    # Every file input gets a real file (an optional one's default is whatever the app said, maybe no file).
     required = {input_spec.name: argument(input_spec, index) for index, input_spec in enumerate(spec.inputs)
-                if input_spec.required}  # fmt: skip
+                if input_spec.required or input_spec.upload}  # fmt: skip
     result = tool.forward(**required)
     sent = client.sent
     assert sent.pop("api_name") == "/" + api_name
