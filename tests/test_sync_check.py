@@ -18,7 +18,7 @@ from tests.conftest import REPO, Project
 from vendorgen import __version__
 from vendorgen.render import builtin_templates_dir
 
-HEADER_LINE = "# Review it as code you run. Update: vendorgen update {{ module.name }}"
+HEADER_LINE = "# Update: vendorgen update {{ module.name }}"
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +147,7 @@ def test_a_custom_template_changes_the_output_and_check_knows(copy: Project) -> 
     (templates / "_macros.py.j2").write_text(macros.replace(HEADER_LINE, "# Reviewed by ACME before use."))
     configure(copy, '[tool.vendorgen]\ntemplates = "my_templates"\n')
     output = check_fails_then_update_fixes(copy, "custom templates now override the built-in ones")
-    assert "-# Review it as code you run. Update: vendorgen update convert\n+# Reviewed by ACME before use.\n" in output
+    assert "-# Update: vendorgen update convert\n+# Reviewed by ACME before use.\n" in output
     assert "# Reviewed by ACME before use.\n" in (copy.root / "tools/convert.py").read_text()
     assert lock(copy)["convert"]["templates"].startswith("1 custom:")
 
@@ -358,7 +358,7 @@ def test_an_edited_file_gets_new_template_lines_when_git_has_it_as_written(copy:
     assert "merged tools/convert.py, your edits kept" in result.stdout and "note:" not in result.stdout
     code = (copy.root / "tools/convert.py").read_text()
     assert "# mine\n" in code and "# Reviewed by ACME before use.\n" in code
-    assert "Review it as code you run" not in code
+    assert "# Update: vendorgen update convert" not in code
     assert copy.run("check", "--allow-edits").exit_code == 0
 
 

@@ -21,6 +21,7 @@ from vendorgen.errors import GateError
 from vendorgen.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec, ToolSpec
 from vendorgen.naming import FORBIDDEN_NAMES
+from vendorgen.pysource import check_as_written
 from vendorgen.toolfile import ToolFile
 
 # Entry points a template may define beside the tool classes.
@@ -42,6 +43,7 @@ def check_module(
 
 
 def _check_module(source: str, module: ModuleSpec, allowed_imports: Collection[str], line_length: int) -> None:
+    check_encoding(source, module)
     try:
         tree = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
@@ -54,7 +56,57 @@ def _check_module(source: str, module: ModuleSpec, allowed_imports: Collection[s
     if module.original_source:
         _check_verbatim(source, module, line_length)
         return
+    check_shadowing(source, module)
     _Checker(tree, module, allowed_imports).run()
+
+
+def check_encoding(source: str, module: ModuleSpec) -> None:
+    """The file as written, read as Python reads it, is `source`; a hub original declares no other encoding.
+
+    A hub tool.py's own `coding:` line sits below vendorgen's header, where Python ignores it; one
+    naming another codec still says the author's bytes meant other text than the review read.
+    """
+    check_as_written(source, module.name)
+    if module.original_source:
+        check_as_written(module.original_source, f"{module.name}: the original tool.py")
+
+
+def check_shadowing(source: str, module: ModuleSpec) -> None:
+    """No remote-derived name hides a module-level name the template's code relies on.
+
+    A tool class never takes the name of another module-level definition, and a `forward`
+    parameter never takes a module-level name: `forward` would call the argument ("'str' object
+    is not callable"). naming.TEMPLATE_NAMES keeps remote names clear of these (and of the builtins
+    and locals `forward` uses, which only the templates' text shows); this check holds whatever
+    the templates import or define.
+    """
+    tree = ast.parse(source)
+    defined = [name for statement in tree.body for name in _module_bindings(statement)]
+    for statement in tree.body:
+        if not isinstance(statement, ast.ClassDef) or statement.name not in {t.class_name for t in module.tools}:
+            continue
+        if defined.count(statement.name) > 1:
+            raise GateError(f"{module.name}: the tool class {statement.name} shadows a name the module defines")
+        for method in statement.body:
+            if isinstance(method, ast.FunctionDef) and method.name == "forward":
+                for param in method.args.args[1:]:
+                    if param.arg in defined:
+                        raise GateError(
+                            f"{module.name}: parameter {param.arg} of {statement.name}.forward shadows"
+                            f" the module's {param.arg}"
+                        )
+
+
+def _module_bindings(statement: ast.stmt) -> Iterator[str]:
+    """The names a module-level statement binds (`from __future__` binds nothing code reads)."""
+    if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
+        return
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        yield from ((alias.asname or alias.name).partition(".")[0] for alias in statement.names)
+    elif isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        yield statement.name
+    else:  # an assignment: its targets
+        yield from (node.id for node in ast.walk(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
 
 
 def _check_verbatim(source: str, module: ModuleSpec, line_length: int) -> None:

@@ -55,7 +55,9 @@ def python_literal(value: Any) -> str:
         return repr(value)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise ValueError(f"{value!r} has no JSON form")
+            # JSON has no NaN or Infinity (Python's json reads them anyway) and `float("nan")` is no
+            # literal: refused, never written as code the gate cannot compare with the spec.
+            raise SchemaError(f"the schema holds the number {value!r} (a default, enum or const?), which JSON cannot carry")
         return repr(value)
     if isinstance(value, str):
         return repr(_valid_unicode(value))
@@ -81,6 +83,14 @@ def docstring_body(text: str) -> str:
     return _DOCSTRING_QUOTE.sub(lambda match: '\\"', "\n".join(lines))
 
 
+# What makes a comment on line 1 or 2 a PEP 263 encoding declaration (Python matches it case-sensitively).
+_CODING = re.compile(r"(?<=coding)[:=]", re.IGNORECASE)
+
+
 def comment_text(text: str) -> str:
-    """`text` made safe for a `#` comment: one line, nothing hidden."""
-    return escape_text(text)
+    """`text` made safe for a `#` comment: one line, nothing hidden, never an encoding declaration.
+
+    The header keeps remote text off lines 1-2, where Python reads `coding:`; escaping the
+    `:` or `=` after "coding" (`coding\\x3a`) holds wherever a template puts a comment.
+    """
+    return _CODING.sub(lambda match: f"\\x{ord(match.group()):02x}", escape_text(text))

@@ -12,6 +12,25 @@ from vendorgen.errors import SchemaError
 # Names a generated parameter or tool must not take: they would shadow what the
 # generated code relies on (the class's own names, and the locals of the templates' `forward`).
 _RESERVED = {"self", "cls", "Tool", "Any", "Literal", "arguments", "uploads", "result", "_source"}
+# What a remote-derived name must not shadow where the templates put it. A parameter is a local of
+# `forward`, which reads the names below: builtins it calls, locals it reads after binding them, and
+# every name a generated module defines (imports, constants, helpers). A tool class sits beside
+# those module names. A remote parameter `tuple` or `AgentImage` becomes `tuple_`, `AgentImage_`
+# (the wire name is kept); the gate refuses a module where one still shadows a module name, and
+# tests/unit/test_naming.py checks this list against what the rendered templates read.
+TEMPLATE_NAMES = frozenset(
+    {
+        # forward's locals read after they are bound (an argument of that name would be lost),
+        # and the builtins it reads
+        "self", "arguments", "uploads", "result", "_source",
+        "tuple", "list", "dict", "str", "ModuleNotFoundError",
+        # module-level names: imports, constants, public helpers (private ones start with "_",
+        # which no parameter or tool class name does)
+        "Tool", "Any", "Literal", "AgentImage", "AgentAudio", "MCPToolError", "tools",
+        "SERVER", "TIMEOUT", "CONNECT_TIMEOUT", "SOURCE_MODULE", "SOURCE_ATTR",
+        "asyncio", "atexit", "base64", "io", "json", "os", "sys", "threading", "timedelta",
+    }
+)  # fmt: skip
 # Names no generated module has a reason to touch: the gate refuses a module that uses one, so a
 # remote parameter called `compile` or `vars` becomes `compile_`, `vars_`.
 FORBIDDEN_NAMES = frozenset(
@@ -33,11 +52,10 @@ def python_name(remote: str) -> str:
 
 
 def parameter_name(remote: str) -> str:
-    """A parameter name: kept as is when it is a usable identifier."""
-    if is_parameter(remote) and remote not in FORBIDDEN_NAMES:
-        return remote
-    name = python_name(remote)
-    return f"{name}_" if name in FORBIDDEN_NAMES else name
+    """A parameter name: kept as is when it is a usable identifier that shadows nothing `forward` reads."""
+    # A leading underscore is the templates' own namespace (`_Session`, `_call`): never a parameter's.
+    name = remote if is_parameter(remote) and not remote.startswith("_") else python_name(remote)
+    return f"{name}_" if name in FORBIDDEN_NAMES or name in TEMPLATE_NAMES else name
 
 
 def is_parameter(name: str) -> bool:
@@ -52,7 +70,7 @@ def class_name(tool_name: str) -> str:
     if base[0].isdigit():
         base = f"T{base}"
     name = base if base.endswith("Tool") else f"{base}Tool"
-    return f"Vendored{name}" if name in _RESERVED else name
+    return f"Vendored{name}" if name in _RESERVED or name in TEMPLATE_NAMES else name
 
 
 def unique(pairs: Iterable[tuple[str, str]], what: str, hint: str) -> None:

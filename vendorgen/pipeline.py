@@ -12,6 +12,7 @@ from vendorgen import sources
 from vendorgen.config import GENERATOR, Excluded
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.model import ModuleSpec
+from vendorgen.pysource import python_text
 from vendorgen.workspace import SCHEMAS_DIR, LockEntry, Workspace, canonical_json, sha256_text
 
 
@@ -170,7 +171,7 @@ def _check_target(
             f"{name!r} already vendors {', '.join(dropped)} from {entry.source}, which this would drop;"
             f" pick another --name, or `vendorgen remove {name}` first"
         )
-    if target.exists() and sha256_text(target.read_text(encoding="utf-8")) != entry.sha256:
+    if target.exists() and sha256_text(python_text(target.read_bytes(), path)) != entry.sha256:
         raise UsageError(f"{path} has local edits; use `vendorgen update {name}` to merge them")
 
 

@@ -34,6 +34,7 @@ from vendorgen import __version__, pipeline
 from vendorgen.errors import UsageError
 from vendorgen.formatter import format_source
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
+from vendorgen.pysource import python_text
 from vendorgen.render import render_file
 from vendorgen.review import review
 from vendorgen.hubclient import REPO_ID, bound_hub_requests, hub_errors, within_deadline
@@ -279,6 +280,6 @@ def _installed(distribution: str) -> str | None:
 
 def _notes(workspace: Workspace, entry: LockEntry) -> tuple[str, ...]:
     path = workspace.root / entry.path
-    if path.is_file() and sha256_text(path.read_text(encoding="utf-8")) != entry.sha256:
+    if path.is_file() and sha256_text(python_text(path.read_bytes(), entry.path)) != entry.sha256:
         return (f"{entry.path} has local edits; the Space gets the locked version (run `vendorgen update` to merge)",)
     return ()

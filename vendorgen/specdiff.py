@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from vendorgen.errors import SchemaError
 from vendorgen.literals import python_literal
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
 
@@ -119,6 +120,6 @@ def _show(value: Any) -> str:
         return "(none)"
     try:
         text = python_literal(value)
-    except ValueError:
+    except (ValueError, SchemaError):  # NaN, a non-string key: no literal, so Python's own form
         text = repr(value)
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."

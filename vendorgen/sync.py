@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from vendorgen.config import GENERATOR, Excluded
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.merge import has_conflict_markers, merge3, unified_diff
+from vendorgen.pysource import python_text
 from vendorgen.workspace import LOCK_NAME, LockEntry, Workspace, canonical_json, sha256_text
 
 if TYPE_CHECKING:
@@ -47,11 +48,13 @@ def select(entries: list[LockEntry], names: Sequence[str]) -> list[LockEntry]:
 
 
 def read_file(workspace: Workspace, relative: str) -> str | None:
+    """A vendored file as Python reads it (refused unless plain UTF-8: see pysource), None when missing."""
     path = workspace.inside(Path(relative), "vendored file")
     try:
-        return path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         return None
+    return python_text(data, relative)
 
 
 # -- check (offline) -------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
-# Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
+# Vendored by vendorgen 0.1.0: review it as code you run.
+# Provenance (as the source gave it, escaped):
+# from space:http://127.0.0.1:7860/
 # endpoint /convert (schema sha256 c469d9ce17d0).
-# Review it as code you run. Update: vendorgen update convert
+# Update: vendorgen update convert
 from __future__ import annotations
 
 from typing import Any, Literal

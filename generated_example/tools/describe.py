@@ -1,6 +1,8 @@
-# Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
+# Vendored by vendorgen 0.1.0: review it as code you run.
+# Provenance (as the source gave it, escaped):
+# from space:http://127.0.0.1:7860/
 # endpoint /describe (schema sha256 93fa2e1d3dde).
-# Review it as code you run. Update: vendorgen update describe
+# Update: vendorgen update describe
 from __future__ import annotations
 
 from typing import Any, Literal

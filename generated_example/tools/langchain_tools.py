@@ -1,6 +1,8 @@
-# Vendored by vendorgen 0.1.0 from langchain:examples.langchain_tools:toolkit
+# Vendored by vendorgen 0.1.0: review it as code you run.
+# Provenance (as the source gave it, escaped):
+# from langchain:examples.langchain_tools:toolkit
 # endpoints count_words, paint_needed at revision sha256:5557f5c2f102 (schema sha256 47458d69f8db).
-# Review it as code you run. Update: vendorgen update langchain_tools
+# Update: vendorgen update langchain_tools
 #
 # LangChain tools from your own code, as smolagents tools. Each forward imports the LangChain
 # object where it is used (so importing this module does not import yours) and calls its

@@ -1,6 +1,8 @@
-# Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
+# Vendored by vendorgen 0.1.0: review it as code you run.
+# Provenance (as the source gave it, escaped):
+# from space:http://127.0.0.1:7860/
 # endpoint /nothing (schema sha256 53f01ff3dfa5).
-# Review it as code you run. Update: vendorgen update nothing
+# Update: vendorgen update nothing
 from __future__ import annotations
 
 from typing import Any

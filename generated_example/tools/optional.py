@@ -1,6 +1,8 @@
-# Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
+# Vendored by vendorgen 0.1.0: review it as code you run.
+# Provenance (as the source gave it, escaped):
+# from space:http://127.0.0.1:7860/
 # endpoint /optional (schema sha256 9c9e724a576e).
-# Review it as code you run. Update: vendorgen update optional
+# Update: vendorgen update optional
 from __future__ import annotations
 
 from typing import Any

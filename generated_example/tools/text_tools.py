@@ -1,6 +1,8 @@
-# Vendored by vendorgen 0.1.0 from mcp:http://127.0.0.1:7861/mcp
+# Vendored by vendorgen 0.1.0: review it as code you run.
+# Provenance (as the source gave it, escaped):
+# from mcp:http://127.0.0.1:7861/mcp
 # endpoints convert_temperature, word_stats, slugify-title at revision text-tools 1.30.0 (schema sha256 cb22cfbc93b7).
-# Review it as code you run. Update: vendorgen update text_tools
+# Update: vendorgen update text_tools
 #
 # The tools of one MCP server (streamable-http). They share one session per process: it opens on
 # the first call (building the tools does no I/O), serves every tool and thread, reconnects once if the

@@ -1,6 +1,8 @@
-# Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
+# Vendored by vendorgen 0.1.0: review it as code you run.
+# Provenance (as the source gave it, escaped):
+# from space:http://127.0.0.1:7860/
 # endpoint /thumbnail (schema sha256 72a9db2d473b).
-# Review it as code you run. Update: vendorgen update thumbnail
+# Update: vendorgen update thumbnail
 from __future__ import annotations
 
 from typing import Any

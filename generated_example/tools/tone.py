@@ -1,6 +1,8 @@
-# Vendored by vendorgen 0.1.0 from space:http://127.0.0.1:7860/
+# Vendored by vendorgen 0.1.0: review it as code you run.
+# Provenance (as the source gave it, escaped):
+# from space:http://127.0.0.1:7860/
 # endpoint /tone (schema sha256 962cbf243c7a).
-# Review it as code you run. Update: vendorgen update tone
+# Update: vendorgen update tone
 from __future__ import annotations
 
 from typing import Any

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import builtins
+import importlib.util
+import io
+import itertools
 import json
 import keyword
 import os
 import tempfile
+import tokenize
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -25,10 +29,14 @@ hostile_settings = settings(
     max_examples=int(os.environ.get(EXAMPLES_ENV, "200")), deadline=None, suppress_health_check=list(HealthCheck)
 )
 
+# PEP 263: Python obeys one of these in a comment on line 1 or 2 of a module (unicode_escape turns
+# the `\\"` a docstring escapes back into a `"` that ends it).
+ENCODING_DECLARATIONS = ["-*- coding: unicode_escape -*-", "coding=raw_unicode_escape", "coding:latin-1",
+                         "vim: set fileencoding=utf-16 :", "coding: utf-8", "\ncoding: unicode_escape\n"]  # fmt: skip
 # Text a schema author could use to break out of a literal, hide code from a reviewer, or crash us.
 SPECIALS = ['"', "'", '"""', "'''", "\\", "\x00", "\r", "\n", "\r\n", "\t", "\x0b", "\x1b[2J", "\u2028", "\u2029",
             "\u202e", "\u202d", "\u2066", "\u2067", "\u2069", "\u200b", "\ufeff", "{{", "}}",
-            "{%", "#", "\\N{BULLET}", "\\x00", "`", "\u0430", "\u0435", "\U0001f600"]  # fmt: skip
+            "{%", "#", "\\N{BULLET}", "\\x00", "`", "\u0430", "\u0435", "\U0001f600", *ENCODING_DECLARATIONS]  # fmt: skip
 # Lone surrogates: no UTF-8 text can hold one, so each must be refused. They come in one text
 # out of twenty: a schema holds many texts, and one surrogate anywhere refuses all of it.
 SURROGATES = ["\ud800", "\udbff", "\udc00", "\udfff"]
@@ -38,6 +46,13 @@ KEYWORDS = keyword.kwlist + keyword.softkwlist
 NAME_SPECIALS = KEYWORDS + ["self", "cls", "__init__", "__class__", "Tool", "Any", "Literal", "arguments", "uploads",
                             "result", "_source", "api_name", "fn_index", "headers", "timeout", "mcp_name", "lc_name",
                             "", "1st", "0", "a-b", "a.b", "a b", "café", "\u0430dmin", "x\u202e", "_", "__"]  # fmt: skip
+# Names the generated modules define or their `forward` reads: a parameter or tool class taking one
+# would shadow it ("'str' object is not callable"). Listed here, not read from vendorgen, so a
+# template name vendorgen forgets is still attacked.
+TEMPLATE_NAMES = ["AgentImage", "AgentAudio", "MCPToolError", "SERVER", "TIMEOUT", "CONNECT_TIMEOUT", "SOURCE_MODULE",
+                  "SOURCE_ATTR", "tools", "asyncio", "atexit", "base64", "io", "json", "os", "sys", "threading",
+                  "timedelta", "path", "item", "ModuleNotFoundError", "Image", "handle_file", "Client", "tempfile",
+                  "StructuredTool", "BaseTool", "_Session", "_MCPTool", "_Tools", "_call", "_LangChainTool"]  # fmt: skip
 # Lower-case builtins (functions and types) are the ones a parameter would shadow.
 BUILTINS = [name for name in dir(builtins) if name.islower() and not name.startswith("_")]
 
@@ -55,15 +70,17 @@ def sometimes(rare: st.SearchStrategy, usual: st.SearchStrategy, one_in: int = 2
 
 hostile_text = sometimes(st.tuples(_valid_text, st.sampled_from(SURROGATES), _valid_text).map("".join), _valid_text)
 
-names = st.one_of(st.sampled_from(NAME_SPECIALS + BUILTINS), hostile_text.filter(lambda text: len(text) < 30))
+names = st.one_of(st.sampled_from(NAME_SPECIALS + TEMPLATE_NAMES + BUILTINS), hostile_text.filter(lambda text: len(text) < 30))
 
 # JSON Schema keywords used as data: a default, an enum value or a property may be named like them.
 SCHEMA_WORDS = ["$ref", "$defs", "definitions", "properties", "required", "type", "enum", "default", "anyOf",
                 "description"]  # fmt: skip
 json_keys = st.one_of(st.sampled_from(SCHEMA_WORDS), hostile_text)
 
-json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**63), st.floats(allow_nan=False,
-                         allow_infinity=False), hostile_text)  # fmt: skip
+# Now and then NaN or Infinity: Python's json reads them, JSON cannot hold them; each must be a clear refusal.
+NON_FINITE = [float("nan"), float("inf"), float("-inf")]
+numbers = sometimes(st.sampled_from(NON_FINITE), st.floats(allow_nan=False, allow_infinity=False), one_in=30)
+json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**63), numbers, hostile_text)
 json_values = st.recursive(
     json_scalars,
     lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(json_keys, children, max_size=4)),
@@ -177,21 +194,24 @@ def unescape(text: str) -> str:
 
 
 def check_header(generated: Any) -> None:
-    """The provenance header: three comment lines that say, once unescaped, exactly where the code came from.
+    """The provenance header: constant lines 1-2, then lines that say, once unescaped, exactly where the code came from.
 
-    Black drops the trailing spaces of a comment; nothing else may change, and no
-    remote text (source URI, endpoint names, revision) may start a line of code.
+    Python reads an encoding declaration on lines 1-2, so no remote text may be there. Black
+    drops the trailing spaces of a comment; nothing else may change, and no remote text (source
+    URI, endpoint names, revision) may start a line of code.
     """
     module, lines = generated.module, generated.code.split("\n")
     endpoints = ", ".join(module.endpoints)
     revision = f" at revision {module.revision}" if module.revision else ""
+    assert lines[:2] == [f"# Vendored by vendorgen {__version__}: review it as code you run.",
+                         "# Provenance (as the source gave it, escaped):"]  # fmt: skip
     expected = [
-        f"# Vendored by vendorgen {__version__} from {module.source}",
+        f"# from {module.source}",
         f"# endpoint{'' if len(module.endpoints) == 1 else 's'} {endpoints}{revision}"
         f" (schema sha256 {generated.schema_sha256[:12]}).",
     ]
-    assert [unescape(line) for line in lines[:2]] == [line.rstrip(" ") for line in expected]
-    assert lines[2] == f"# Review it as code you run. Update: vendorgen update {module.name}"
+    assert [unescape(line) for line in lines[2:4]] == [line.rstrip(" ") for line in expected]
+    assert lines[4] == f"# Update: vendorgen update {module.name}"
 
 
 def vendor(snapshot: dict, gate_may_refuse: bool = False) -> Any:
@@ -214,11 +234,35 @@ def check_refusal(exc: VendorgenError) -> None:
     assert message and message.isprintable(), message[:200]
 
 
+MODULES_DIR = Path(tempfile.mkdtemp(prefix="vendorgen-hostile-modules-"))
+
+
+def write_module(code: str) -> Path:
+    """`code` written as the workspace writes a module (UTF-8, "\\n"), checked to read back as Python reads it."""
+    path = MODULES_DIR / f"generated_{next(_module_numbers)}.py"
+    with open(path, "w", encoding="utf-8", newline="\n") as file:
+        file.write(code)
+    data = path.read_bytes()
+    assert tokenize.detect_encoding(io.BytesIO(data).readline)[0] == "utf-8"
+    assert importlib.util.decode_source(data) == code
+    return path
+
+
+_module_numbers = itertools.count()
+
+
 def load_module(code: str) -> dict:
-    """Run a generated module (vendorgen's output, never remote code) and return its namespace."""
-    namespace: dict = {"__name__": "hostile"}
-    exec(compile(code, "<generated>", "exec"), namespace)
-    return namespace
+    """Import a generated module (vendorgen's output, never remote code) from its file, and return its namespace.
+
+    From the file, not a str: Python decodes the bytes (PEP 263) before it compiles them.
+    """
+    path = write_module(code)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    path.unlink()
+    return vars(module)
 
 
 def utf8_text(value: object) -> bool:

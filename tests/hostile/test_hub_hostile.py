@@ -8,7 +8,10 @@ read statically. Every generated tool.py would leave a marker file if any of it 
 from __future__ import annotations
 
 import ast
+import codecs
+import io
 import tempfile
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tests.hostile.strategies import (
+    ENCODING_DECLARATIONS,
     MEGABYTE,
     WORKSPACE,
     check_header,
@@ -29,6 +33,7 @@ from tests.hostile.strategies import (
     utf8_text,
     vendor,
     visible_source,
+    write_module,
 )
 from vendorgen import pipeline
 from vendorgen.errors import SchemaError
@@ -110,7 +115,8 @@ def tool_classes(draw, name: str, base: str) -> tuple[str, dict]:
 def tool_files(draw) -> tuple[str, str | None, dict]:
     """(tool.py text, the class to vendor, every class's own attributes and base)."""
     tool = draw(st.sampled_from(list(IMPORTS)))
-    parts = [f"# {draw(remarks)}", IMPORTS[tool], "import pathlib", RUN_MARKER, ""]
+    declaration = draw(sometimes(st.sampled_from(ENCODING_DECLARATIONS).map(lambda text: [f"# {text}"]), st.just([])))
+    parts = [*declaration, f"# {draw(remarks)}", IMPORTS[tool], "import pathlib", RUN_MARKER, ""]
     classes: dict[str, tuple[str, dict]] = {}
     for name in draw(st.lists(class_names, min_size=1, max_size=3, unique=True)):
         base = draw(st.sampled_from([tool, *classes])) if classes else tool
@@ -136,6 +142,15 @@ def hub_snapshots(draw) -> tuple[dict, dict]:
     snapshot = hub_snapshot(tool_py, class_name, source="hub:" + draw(hostile_text), name=draw(names),
                             revision=draw(hostile_text), repo_id=draw(sometimes(hostile_text, st.just("tester/x"))))  # fmt: skip
     return snapshot, classes
+
+
+def python_reads_utf8(tool_py: str) -> bool:
+    """Whether Python reads `tool_py`'s UTF-8 bytes as UTF-8 (no declaration of another encoding)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(tool_py.encode("utf-8", "surrogatepass")).readline)
+    except SyntaxError:
+        return False
+    return codecs.lookup(encoding).name == "utf-8"
 
 
 def read_back(classes: dict, class_name: str) -> dict:
@@ -165,8 +180,10 @@ def test_hostile_tool_py_is_refused_or_vendored_verbatim(case: tuple[dict, dict]
     assert not MARKER.exists(), "vendoring ran the tool.py"
     if generated is None:
         return  # a clear refusal (vendor checked it is one printable line)
+    assert python_reads_utf8(snapshot["tool_py"]), "a tool.py declaring another encoding was vendored"
     assert visible_source(generated.code)
     check_header(generated)
+    write_module(generated.code)  # Python reads the file as written exactly as the text the gate checked
     [spec] = generated.module.tools
     expected = read_back(classes, spec.class_name)
     assert UNREADABLE not in expected.values(), "a value vendorgen cannot read was accepted"

@@ -8,7 +8,16 @@ from pathlib import Path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tests.hostile.strategies import hostile_settings, hostile_text, json_values, names, printable_source, property_schemas
+from tests.hostile.strategies import (
+    check_header,
+    hostile_settings,
+    hostile_text,
+    json_values,
+    load_module,
+    names,
+    printable_source,
+    property_schemas,
+)
 from vendorgen import pipeline
 from vendorgen.errors import VendorgenError
 from vendorgen.sources import space
@@ -40,15 +49,16 @@ def endpoints(draw) -> dict:
     return {"description": draw(hostile_text), "parameters": parameters, "returns": returns}
 
 
-class Sent(Exception):
-    """Raised by RecordingClient with what forward would have sent to the app."""
-
-
 class RecordingClient:
-    """Stands in for gradio_client.Client to see exactly what forward sends, and stops there."""
+    """Stands in for gradio_client.Client: records what forward sends, answers one value per output."""
+
+    def __init__(self, outputs: int) -> None:
+        self.answer = [f"answer-{index}" for index in range(outputs)] if outputs > 1 else "answer"
+        self.sent: dict = {}
 
     def predict(self, **arguments):
-        raise Sent(arguments)
+        self.sent = arguments
+        return self.answer
 
 
 @hostile_settings
@@ -64,8 +74,8 @@ def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> 
         return  # a clear refusal is a fine answer to a hostile schema
     module, code = generated.module, generated.code
     assert printable_source(code)
-    namespace: dict = {"__name__": "hostile"}
-    exec(compile(code, "<generated>", "exec"), namespace)  # the generated module, never remote code
+    check_header(generated)
+    namespace = load_module(code)  # from the file, as Python reads it
     spec = module.tools[0]
     tool = namespace[spec.class_name]()  # smolagents validation runs here
     assert tool.description == (endpoint["description"] if endpoint["description"].strip() else spec.description)
@@ -81,14 +91,30 @@ def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> 
             assert entry["default"] == parameter["parameter_default"]
         if isinstance(parameter["type"].get("enum"), list) and None not in parameter["type"]["enum"]:
             assert entry["enum"] == parameter["type"]["enum"]
-    # forward sends every required input under its wire name, untouched
-    tool.client = RecordingClient()
-    required = {input_spec.name: f"value-{index}" for index, input_spec in enumerate(spec.inputs) if input_spec.required}
-    if not any(input_spec.upload for input_spec in spec.inputs):
-        try:
-            tool.forward(**required)
-        except Sent as sent_arguments:
-            sent = sent_arguments.args[0]
-        assert sent.pop("api_name") == "/" + api_name
-        expected = {input_spec.wire_name: required[input_spec.name] for input_spec in spec.inputs if input_spec.required}
-        assert {key: value for key, value in sent.items() if key in expected} == expected
+    # forward sends every required input under its wire name, untouched, and gives back the answer:
+    # a parameter shadowing a name forward uses (`tuple`, `AgentImage`, `os`) breaks here.
+    tool.client = client = RecordingClient(len(spec.outputs))
+    # Every file input gets a real file (an optional one's default is whatever the app said, maybe no file).
+    required = {input_spec.name: argument(input_spec, index) for index, input_spec in enumerate(spec.inputs)
+                if input_spec.required or input_spec.upload}  # fmt: skip
+    result = tool.forward(**required)
+    sent = client.sent
+    assert sent.pop("api_name") == "/" + api_name
+    expected = {input_spec.wire_name: required[input_spec.name] for input_spec in spec.inputs
+                if input_spec.required and not input_spec.upload}  # fmt: skip
+    assert {key: value for key, value in sent.items() if key in expected} == expected
+    if len(spec.outputs) > 1:
+        assert result == tuple(client.answer)
+    elif spec.outputs and spec.outputs[0].type not in ("image", "audio"):
+        assert result == client.answer
+
+
+UPLOAD = Path(tempfile.mkdtemp(prefix="vendorgen-hostile-upload-")) / "upload.txt"
+UPLOAD.write_text("uploaded")
+
+
+def argument(input_spec, index: int) -> object:
+    """A value for one input: an existing file where the endpoint takes files."""
+    if not input_spec.upload:
+        return f"value-{index}"
+    return [str(UPLOAD)] if input_spec.type == "array" else str(UPLOAD)

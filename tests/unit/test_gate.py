@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,14 @@ TAMPERINGS = [
     ("    Calls /describe on", "    Calls /somewhere-else on", "docstring differs"),
     ("    inputs: dict[str, dict[str, Any]] = {", "    inputs: Any = {", "unexpected annotation of inputs"),
     ('    name = "describe"\n', '    name: str = "describe"\n', "unexpected annotation of name"),
+    # Python obeys a coding declaration on line 1 or 2: only UTF-8 passes, and the text must be what Python reads.
+    ("# Vendored by", "# -*- coding: unicode_escape -*-\n# Vendored by", "declares the encoding unicode_escape"),
+    ("# Provenance", "# vim: set fileencoding=latin-1 :\n# Provenance", "declares the encoding iso-8859-1"),
+    ("# Vendored by", "# coding: no-such-codec\n# Vendored by", "unknown encoding"),
+    ("# Vendored by", "\ufeff# Vendored by", "byte order mark"),
+    ('    name = "describe"\n', '    name = "describe"\r\n', "other text than vendorgen checked"),
+    # A parameter must not shadow what the module defines: forward would call the argument.
+    ("        age: int = 30,\n", "        Tool: int = 30,\n", "shadows the module.s Tool"),
 ]  # fmt: skip
 
 
@@ -142,3 +151,21 @@ def test_only_the_known_annotations_pass_on_module_constants(old: str, new: str,
         return
     with pytest.raises(GateError, match=reason):
         check_module(code.replace(old, new, 1), module, mcp.ALLOWED_IMPORTS)
+
+
+def test_utf8_declarations_pass() -> None:
+    module, code = module_for("/describe")
+    for declaration in ("# -*- coding: utf-8 -*-\n", "# coding=utf8\n", "# vim: set fileencoding=UTF_8 :\n"):
+        check_module(declaration + code, module, space.ALLOWED_IMPORTS)
+
+
+def test_a_parameter_shadowing_a_module_name_is_refused() -> None:
+    """The check that holds whatever the templates define: a parameter named like an import."""
+    module, code = module_for("/describe")
+    spec = module.tools[0]
+    renamed = replace(spec.inputs[0], name="Tool")
+    tool = replace(spec, inputs=(renamed, *spec.inputs[1:]))
+    shadowing = replace(module, tools=(tool,))
+    code = format_source(render_module(shadowing, "0" * 64))
+    with pytest.raises(GateError, match="parameter Tool of DescribeTool.forward shadows the module's Tool"):
+        check_module(code, shadowing, space.ALLOWED_IMPORTS)

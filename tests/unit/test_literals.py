@@ -1,7 +1,11 @@
 import ast
+import io
+import re
+import tokenize
 
 import pytest
 
+from vendorgen.errors import SchemaError
 from vendorgen.literals import comment_text, docstring_body, escape_text, python_literal
 
 HOSTILE = [
@@ -35,9 +39,30 @@ def test_literal_round_trips_json_values(value) -> None:
 
 
 def test_literal_refuses_what_json_cannot_hold() -> None:
-    for bad in (float("nan"), float("inf"), {1: "x"}, object()):
+    for bad in ({1: "x"}, object()):
         with pytest.raises(ValueError):
             python_literal(bad)
+
+
+@pytest.mark.parametrize("number", [float("nan"), float("inf"), float("-inf")])
+def test_a_non_finite_number_anywhere_is_a_clear_refusal(number: float) -> None:
+    """`float("nan")` is no literal and JSON has no NaN: a schema error (one clear line), not a crash."""
+    for value in (number, [1, number], {"a": {"b": [number]}}):
+        with pytest.raises(SchemaError, match="JSON cannot carry"):
+            python_literal(value)
+
+
+@pytest.mark.parametrize(
+    "text", ["1.0 -*- coding: unicode_escape -*-", "coding=latin-1", "vim: set fileencoding=utf-7 :", "CODING: x",
+             "# coding\x3a raw", "a\ncoding:\nb"],
+)  # fmt: skip
+def test_a_comment_never_holds_an_encoding_declaration(text: str) -> None:
+    """PEP 263's pattern matches no comment the filter writes, and the escape reads back as the text."""
+    comment = comment_text(text)
+    assert not re.search(r"coding[:=]", comment, re.IGNORECASE)
+    assert comment.encode("latin-1", "backslashreplace").decode("unicode_escape") == text
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(f"# {comment}\n# {comment}\n".encode()).readline)
+    assert encoding == "utf-8"
 
 
 @pytest.mark.parametrize("text", HOSTILE)

@@ -1,9 +1,11 @@
+import ast
 import keyword
 
 import pytest
 
 from vendorgen.errors import SchemaError
-from vendorgen.naming import class_name, parameter_name, python_name, unique
+from tests.conftest import REPO
+from vendorgen.naming import TEMPLATE_NAMES, class_name, parameter_name, python_name, unique
 
 
 @pytest.mark.parametrize(
@@ -47,3 +49,66 @@ def test_class_name(tool: str, expected: str) -> None:
 def test_collision_names_both() -> None:
     with pytest.raises(SchemaError, match="'max-results' and 'max_results' both become 'max_results'; rename"):
         unique([("max-results", "max_results"), ("max_results", "max_results")], "parameters", "rename one")
+
+
+@pytest.mark.parametrize(
+    ("remote", "expected"),
+    [("tuple", "tuple_"), ("AgentImage", "AgentImage_"), ("os", "os_"), ("self", "self_"), ("arguments", "arguments_"),
+     ("tools", "tools_"), ("SERVER", "SERVER_"), ("_Session", "Session"), ("_call", "call"), ("type", "type")],
+)  # fmt: skip
+def test_a_parameter_never_takes_a_name_the_templates_use(remote: str, expected: str) -> None:
+    assert parameter_name(remote) == expected
+
+
+def test_a_tool_class_never_takes_a_name_the_templates_use() -> None:
+    assert class_name("tool") == "VendoredTool"
+    assert all(class_name(name) not in TEMPLATE_NAMES for name in TEMPLATE_NAMES)
+
+
+def test_template_names_holds_every_name_the_rendered_templates_use() -> None:
+    """What the generated modules define, or their `forward` reads without binding it, is in TEMPLATE_NAMES.
+
+    (Private `_` names aside: no parameter starts with one.)
+
+    The modules of generated_example/ cover every template; a name a template starts using
+    fails here until naming.TEMPLATE_NAMES keeps remote names off it.
+    """
+    used: dict[str, str] = {}
+    for path in sorted((REPO / "generated_example" / "tools").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tool_classes = {node.name for node in tree.body if isinstance(node, ast.ClassDef) and not node.name.startswith("_")}
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+                continue
+            for name in _bound(node):
+                used.setdefault(name, f"{path.name}: module level")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name == "forward":
+                parameters = {argument.arg for argument in node.args.args}
+                for name in _names(node.body) - _stored(node.body) - parameters:
+                    used.setdefault(name, f"{path.name}: forward")
+        for name in tool_classes - {"MCPToolError"}:
+            used.pop(name, None)
+    missing = {name: where for name, where in used.items() if not name.startswith("_") and name not in TEMPLATE_NAMES}
+    assert not missing, f"add to naming.TEMPLATE_NAMES: {missing}"
+
+
+def _bound(statement: ast.stmt) -> set[str]:
+    if isinstance(statement, (ast.ClassDef, ast.FunctionDef)):
+        return {statement.name}
+    return _names([statement])
+
+
+def _stored(statements: list[ast.stmt]) -> set[str]:
+    module = ast.Module(body=statements, type_ignores=[])
+    return {node.id for node in ast.walk(module) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+
+
+def _names(statements: list[ast.stmt]) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.Module(body=statements, type_ignores=[])):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).partition(".")[0])
+    return names

@@ -1,0 +1,78 @@
+"""A hostile MCP server that writes its JSON-RPC by hand: whatever `serverInfo` and `tools/list` a test gives it.
+
+The SDK's servers validate and re-serialise what they send (NaN becomes null, names get warned
+about); a hostile server does neither. This one answers streamable HTTP with plain JSON bodies,
+and sends Python's JSON, so `NaN` and `Infinity` go over the wire as the bare tokens some
+servers write. A tool call answers with one text item echoing the name and arguments.
+
+    python tests/servers/mcp_raw.py SPEC.json --port N   # http://127.0.0.1:N/mcp
+
+SPEC.json: {"serverInfo": {"name": ..., "version": ...}, "tools": [<tools/list entries>]}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+PROTOCOL_VERSION = "2025-06-18"
+
+
+def make_handler(spec: dict[str, Any]) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+            if "id" not in message:  # a notification
+                self.send_response(202)
+                self.end_headers()
+                return
+            self.reply({"jsonrpc": "2.0", "id": message["id"], "result": result(message)})
+
+        def do_GET(self) -> None:  # noqa: N802 - no server-to-client stream
+            self.send_response(405 if self.path == "/mcp" else 200)
+            self.end_headers()
+
+        def do_DELETE(self) -> None:  # noqa: N802
+            self.send_response(200)
+            self.end_headers()
+
+        def reply(self, body: dict[str, Any]) -> None:
+            data = json.dumps(body).encode()  # allow_nan: NaN and Infinity as bare tokens
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Mcp-Session-Id", "raw")
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    def result(message: dict[str, Any]) -> dict[str, Any]:
+        method, params = message["method"], message.get("params") or {}
+        if method == "initialize":
+            return {"protocolVersion": PROTOCOL_VERSION, "capabilities": {"tools": {}}, "serverInfo": spec["serverInfo"]}
+        if method == "tools/list":
+            return {"tools": spec["tools"]}
+        if method == "tools/call":
+            echo = json.dumps({"tool": params["name"], "args": params.get("arguments")}, sort_keys=True)
+            return {"content": [{"type": "text", "text": echo}], "isError": False}
+        return {}
+
+    return Handler
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("spec")
+    parser.add_argument("--port", type=int, required=True)
+    args = parser.parse_args()
+    with open(args.spec, encoding="utf-8") as file:
+        spec = json.load(file)
+    ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(spec)).serve_forever()
+
+
+if __name__ == "__main__":
+    main()
