@@ -330,7 +330,9 @@ class Workspace:
 
         False when there was no journal, so nothing to do.
         """
-        self._attempt(f"delete {_JOURNAL_TEMP}", _unlink_if_present, self.project.reach(_JOURNAL_TEMP))
+        # A leftover temporary file, or a committed link under its name: the entry itself goes, never a target.
+        temporary = self.project.reach(STATE_DIR, directory=True) / PurePosixPath(_JOURNAL_TEMP).name
+        self._attempt(f"delete {_JOURNAL_TEMP}", _unlink_if_present, temporary)
         journal = self._read_journal()
         if journal is None:
             return False
@@ -416,9 +418,7 @@ class Workspace:
         return sorted(missing)
 
     def _replace(self, relative: str, text: str) -> None:
-        path = self.project.reach(relative)
-        self.project.reach(_temporary_name(relative))
-        self._attempt(f"write {relative}", _replace_durably, path, text)
+        self._attempt(f"write {relative}", _replace_durably, self.project.reach(relative), text)
 
     @staticmethod
     def _attempt(what: str, action: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
@@ -439,12 +439,6 @@ def _staged_name(relative: str) -> str:
     """Where `relative` is written before it is renamed into place: beside it, hidden."""
     path = PurePosixPath(relative)
     return str(path.with_name(f".{path.name}{STAGED_SUFFIX}"))
-
-
-def _temporary_name(relative: str) -> str:
-    """Where `_replace_durably` writes a state file before renaming it into place."""
-    path = PurePosixPath(relative)
-    return str(path.with_name(f".{path.name}.tmp"))
 
 
 # Created exclusively and never through a link: a committed file or link under a name vendorgen
