@@ -121,7 +121,10 @@ class Project:
         except OSError as exc:
             raise VendorgenError(f"cannot read {relative}: {exc.strerror or exc}") from None
         with open(descriptor, encoding="utf-8") as handle:
-            return handle.read()
+            try:
+                return handle.read()
+            except UnicodeDecodeError as exc:
+                raise VendorgenError(f"cannot read {relative}: it is not UTF-8 text ({exc.reason})") from None
 
     def make_directory(self, relative: str) -> None:
         """Create `relative` and its missing parents, each a real directory."""

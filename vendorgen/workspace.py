@@ -318,8 +318,9 @@ class Workspace:
             raise VendorgenError(f"{exc}; the next vendorgen command in this project finishes the update") from None
 
     def _check_replaceable(self, relative: str, modules: set[str]) -> None:
-        """A module file vendorgen replaces or deletes must be one it wrote (a regular file with its header)."""
-        if relative in modules and self.project.exists(relative) and not self.project.looks_vendored(relative):
+        """A file vendorgen replaces or deletes is reached without a link; a module file is one it wrote (its header)."""
+        exists = self.project.exists(relative)
+        if relative in modules and exists and not self.project.looks_vendored(relative):
             raise UsageError(
                 f"{relative} does not start with {VENDORED_HEADER!r}, so vendorgen did not write it;"
                 " it replaces or deletes only files it wrote"
@@ -371,6 +372,9 @@ class Workspace:
             if text is None:
                 return None
             journal = json.loads(text)
+        except (VendorgenError, ValueError) as exc:
+            raise VendorgenError(f"cannot read {JOURNAL_NAME}: {exc}") from None
+        try:
             self._check_journal(journal)
         except (KeyError, TypeError, ValueError, VendorgenError) as exc:
             raise VendorgenError(
@@ -388,10 +392,10 @@ class Workspace:
         current = self._parse_lock()
         modules = {entry.path for entry in (*new, *current)}
         for staged, final in journal["renames"]:
-            if final not in owned:
-                raise ValueError(f"it would write {final}, which its {LOCK_NAME} does not own")
             if staged != _staged_name(final):
                 raise ValueError(f"{staged!r} is not the staged name of {final!r}")
+            if final not in owned:
+                raise ValueError(f"it would write {final}, which its {LOCK_NAME} does not own")
             self.project.reach(staged)  # a regular file or missing, not reached through a link
             self._check_replaceable(final, modules)
         current_owned = lock_owns(current)
