@@ -49,7 +49,7 @@ def read_lock(project: Project) -> dict:
     return tomllib.loads((project.root / LOCK_NAME).read_text())
 
 
-def write_lock(project: Project, **changes: dict[str, str]) -> str:
+def write_lock(project: Project, **changes: dict[str, object]) -> str:
     """Rewrite the lock with the fields `changes` gives per module name; returns its text."""
     modules = []
     for table in read_lock(project)["module"]:
@@ -130,6 +130,30 @@ def test_a_lock_path_into_site_packages_is_refused(fakehub: FakeHub, project: Pr
     assert error_line(updated) == error_line(checked)
     assert not (site / "sitecustomize.py").exists()
     assert project.snapshot() == before
+
+
+def test_a_lock_path_into_any_virtual_environment_is_refused(example: Project) -> None:
+    """A directory holding pyvenv.cfg is an environment whatever its name."""
+    (example.root / "env" / "lib").mkdir(parents=True)
+    (example.root / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    write_lock(example, convert={"path": "env/lib/convert.py"})
+    before = example.snapshot()
+
+    result = example.run("update", "--offline", "convert")
+
+    assert "env is a virtual environment" in error_line(result)
+    assert example.snapshot() == before
+
+
+@pytest.mark.parametrize("field, value", [("path", 1), ("tools", "convert"), ("name", "../convert")])
+def test_a_lock_field_of_the_wrong_shape_is_one_error_line(example: Project, field: str, value: object) -> None:
+    write_lock(example, convert={field: value})
+    before = example.snapshot()
+
+    result = example.run("check")
+
+    assert LOCK_NAME in error_line(result) and "convert" in error_line(result)
+    assert example.snapshot() == before
 
 
 # -- 5: remove deletes only what the lock may own -------------------------------------------------
