@@ -117,7 +117,9 @@ def test_a_lock_path_into_site_packages_is_refused(fakehub: FakeHub, project: Pr
     site.mkdir(parents=True)
     (project.root / venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
     (project.root / "tools" / "shout.py").unlink()
-    (project.root / ".vendorgen" / "schemas" / "shout.json").rename(project.root / ".vendorgen/schemas/sitecustomize.json")
+    (project.root / ".vendorgen" / "schemas" / "shout.json").rename(
+        project.root / ".vendorgen/schemas/sitecustomize.json"
+    )
     write_lock(project, shout={"name": "sitecustomize", "schema": ".vendorgen/schemas/sitecustomize.json",
                                "path": f"{venv}/lib/python3.11/site-packages/sitecustomize.py"})  # fmt: skip
     before = project.snapshot()

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from vendorgen.pipeline import Generated
     from vendorgen.sources import AddOptions
 
+
 def select(entries: list[LockEntry], names: Sequence[str]) -> list[LockEntry]:
     """The locked modules called `names`, or all of them when none is given."""
     if not names:
@@ -339,7 +340,9 @@ def snapshot_options(snapshot: dict[str, Any]) -> AddOptions:
     known = {field.name for field in dataclasses.fields(AddOptions)} - {"token"}
     if not isinstance(recorded, dict) or not set(recorded) <= known:
         raise VendorgenError(f"the snapshot of {snapshot.get('name')} records unusable options: {recorded!r}")
-    options: dict[str, Any] = {key: tuple(value) if isinstance(value, list) else value for key, value in recorded.items()}
+    options: dict[str, Any] = {
+        key: tuple(value) if isinstance(value, list) else value for key, value in recorded.items()
+    }
     return AddOptions(**options)
 
 
@@ -501,9 +504,7 @@ def plan_update(
     return UpdatePlan(steps, failures)
 
 
-def _plan_one(
-    workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool
-) -> Step:
+def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool) -> Step:
     from vendorgen import pipeline
 
     locked = workspace.read_snapshot(entry)
@@ -557,7 +558,9 @@ def _reviewed(on_disk: str | None, new: Generated, workspace: Workspace) -> bool
     """Whether the code `new` vendors as it is is what the file on disk holds (below vendorgen's header)."""
     from vendorgen.formatter import format_source
 
-    return on_disk is not None and on_disk.endswith(format_source(new.module.original_source, workspace.config.line_length))
+    return on_disk is not None and on_disk.endswith(
+        format_source(new.module.original_source, workspace.config.line_length)
+    )
 
 
 def _original_source(snapshot: dict[str, Any]) -> str:

@@ -144,7 +144,9 @@ def lock_owns(entries: Iterable[LockEntry]) -> dict[str, LockEntry]:
     for entry in entries:
         for relative in entry.files:
             if relative in owned:
-                raise VendorgenError(f"{LOCK_NAME}: {relative} belongs to two modules, {owned[relative].name} and {entry.name}")
+                raise VendorgenError(
+                    f"{LOCK_NAME}: {relative} belongs to two modules, {owned[relative].name} and {entry.name}"
+                )
             owned[relative] = entry
     return owned
 
