@@ -460,7 +460,7 @@ def test_permission_denied_for_the_lock_is_finished_by_the_next_command(
 FOREIGN_JOURNALS = {
     "deletes a file the lock does not list": ({"removed": ["README.md"]}, "it would delete README.md"),
     "renames a file that is not staged": ({"renames": [["README.md", "tools/big.py"]]}, "is not the staged name"),
-    "reaches outside the project": ({"removed": ["../outside.txt"]}, "is outside the project"),
+    "reaches outside the project": ({"removed": ["../outside.txt"]}, "'../outside.txt' is not a path inside the project"),
     "is not JSON": (None, "cannot read .vendorgen/journal.json"),
 }
 

@@ -17,6 +17,10 @@ black, libcst) unimported when nothing changed.
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import os
+import re
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,14 +29,12 @@ from typing import TYPE_CHECKING, Any
 from vendorgen.config import GENERATOR, Excluded
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.merge import has_conflict_markers, merge3, unified_diff
-from vendorgen.pysource import python_text
+from vendorgen.projectfiles import VENDORED_HEADER
 from vendorgen.workspace import LOCK_NAME, LockEntry, Workspace, canonical_json, sha256_text
 
 if TYPE_CHECKING:
     from vendorgen.pipeline import Generated
     from vendorgen.sources import AddOptions
-
-VENDORED_HEADER = "# Vendored by vendorgen"
 
 
 def select(entries: list[LockEntry], names: Sequence[str]) -> list[LockEntry]:
@@ -45,16 +47,6 @@ def select(entries: list[LockEntry], names: Sequence[str]) -> list[LockEntry]:
         known = ", ".join(sorted(by_name)) or "nothing yet"
         raise UsageError(f"not vendored here: {', '.join(unknown)} (vendored: {known})")
     return [by_name[name] for name in dict.fromkeys(names)]
-
-
-def read_file(workspace: Workspace, relative: str) -> str | None:
-    """A vendored file as Python reads it (refused unless plain UTF-8: see pysource), None when missing."""
-    path = workspace.inside(Path(relative), "vendored file")
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    return python_text(data, relative)
 
 
 # -- check (offline) -------------------------------------------------------------------------------
@@ -125,14 +117,16 @@ class LocalState:
 
 def local_state(workspace: Workspace, entry: LockEntry, regenerate: bool = False) -> LocalState:
     """Compare one module; `regenerate` skips the fast path (to diff a module that looks clean)."""
-    on_disk = read_file(workspace, entry.path)
+    on_disk = workspace.read_file(entry.path)
     try:
         snapshot = workspace.read_snapshot(entry)
     except VendorgenError as exc:
         return LocalState(entry, on_disk, error=str(exc))
     drift = lock_drift(workspace, entry, snapshot)
     edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
-    if on_disk is not None and not edited and not drift and not regenerate:
+    # The lock's hashes alone prove nothing (a pull request can change the lock and the snapshot
+    # together): the fast path also needs the file itself to name the snapshot, hashed from its bytes.
+    if on_disk is not None and not edited and not drift and not regenerate and _names_snapshot(on_disk, snapshot):
         return LocalState(entry, on_disk)
     try:
         base = _generate(snapshot, workspace).code
@@ -145,6 +139,17 @@ def local_state(workspace: Workspace, entry: LockEntry, regenerate: bool = False
     if not drift and sha256_text(base) != entry.sha256:
         drift.append("its snapshot now generates different code")  # a bug, or a hand-edited lock
     return LocalState(entry, on_disk, base, edited, tuple(drift))
+
+
+_SNAPSHOT_HASH = re.compile(r"schema sha256 ([0-9a-f]{12,64})\b")
+
+
+def _names_snapshot(code: str, snapshot: dict[str, Any]) -> bool:
+    """Whether the header of `code` names the hash of `snapshot` (the templates write its first 12 digits)."""
+    header = itertools.takewhile(lambda line: line.startswith("#"), code.splitlines())
+    named = {match.group(1) for line in header for match in _SNAPSHOT_HASH.finditer(line)}
+    actual = sha256_text(canonical_json(snapshot))
+    return any(actual.startswith(prefix) for prefix in named)
 
 
 def lock_drift(workspace: Workspace, entry: LockEntry, snapshot: dict[str, Any]) -> list[str]:
@@ -199,7 +204,10 @@ def extra_files(workspace: Workspace, entries: Iterable[LockEntry]) -> list[str]
 
 
 def _looks_vendored(path: Path) -> bool:
-    with open(path, encoding="utf-8", errors="replace") as handle:
+    """A regular file starting with vendorgen's header; a link is not vendorgen's and is not followed."""
+    if not stat.S_ISREG(os.lstat(path).st_mode):
+        return False
+    with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), encoding="utf-8", errors="replace") as handle:
         return handle.readline().startswith(VENDORED_HEADER)
 
 
@@ -332,7 +340,9 @@ def snapshot_options(snapshot: dict[str, Any]) -> AddOptions:
     known = {field.name for field in dataclasses.fields(AddOptions)} - {"token"}
     if not isinstance(recorded, dict) or not set(recorded) <= known:
         raise VendorgenError(f"the snapshot of {snapshot.get('name')} records unusable options: {recorded!r}")
-    options: dict[str, Any] = {key: tuple(value) if isinstance(value, list) else value for key, value in recorded.items()}
+    options: dict[str, Any] = {
+        key: tuple(value) if isinstance(value, list) else value for key, value in recorded.items()
+    }
     return AddOptions(**options)
 
 
@@ -494,21 +504,24 @@ def plan_update(
     return UpdatePlan(steps, failures)
 
 
-def _plan_one(
-    workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool
-) -> Step:
+def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool) -> Step:
     from vendorgen import pipeline
 
     locked = workspace.read_snapshot(entry)
     live = locked if offline else reinspector.snapshot(entry, locked)
     new = _generate(live, workspace)
-    new_code = new.module.original_source and new.module.original_source != _original_source(locked)
+    on_disk = workspace.read_file(entry.path)
+    # Code vendored as it is runs only as the user reviewed it: the file on disk, never the snapshot
+    # or the lock, which a pull request can change unread.
+    new_code = bool(new.module.original_source) and not _reviewed(on_disk, new, workspace)
     if new_code and not trust:
+        if new.module.original_source != _original_source(locked):
+            what = f"{entry.source} has new code at {new.module.revision[:12] or 'an unknown revision'}"
+        else:
+            what = f"{entry.schema} holds code that is not {entry.path} as you reviewed it"
         raise UsageError(
-            f"{entry.name}: {entry.source} has new code at {new.module.revision[:12] or 'an unknown revision'};"
-            f" read it (`vendorgen diff {entry.name}`), then `vendorgen update {entry.name} --trust`"
+            f"{entry.name}: {what}; read it (`vendorgen diff {entry.name}`), then `vendorgen update {entry.name} --trust`"
         )
-    on_disk = read_file(workspace, entry.path)
     edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
     base = _base(workspace, locked, new, needed=edited)
     changes = upstream_changes(base, new) if base is not None else ()
@@ -527,7 +540,7 @@ def _plan_one(
         text, action, conflicts = _merge(entry, on_disk, written or base.code, new)
     new_entry = pipeline.lock_entry(new, entry.path, entry.schema)
     snapshot_text: str | None = pipeline.snapshot_text(live)
-    if snapshot_text == read_file(workspace, entry.schema):
+    if snapshot_text == workspace.read_file(entry.schema):
         snapshot_text = None
     if action == "up to date" and (snapshot_text is not None or new_entry != entry):
         action = "refreshed"
@@ -539,6 +552,15 @@ def _plan_one(
                 " (`vendorgen diff --offline` shows the file against them)")  # fmt: skip
     review = new.code if new_code else ""
     return Step(entry, new_entry, on_disk, text, snapshot_text, action, changes, conflicts, note, review)
+
+
+def _reviewed(on_disk: str | None, new: Generated, workspace: Workspace) -> bool:
+    """Whether the code `new` vendors as it is is what the file on disk holds (below vendorgen's header)."""
+    from vendorgen.formatter import format_source
+
+    return on_disk is not None and on_disk.endswith(
+        format_source(new.module.original_source, workspace.config.line_length)
+    )
 
 
 def _original_source(snapshot: dict[str, Any]) -> str:
@@ -610,7 +632,7 @@ def apply_update(workspace: Workspace, steps: Sequence[Step]) -> None:
         entries = {entry.name: entry for entry in workspace.read_lock()}
         files: dict[str, str] = {}
         for step in writing:
-            if entries.get(step.entry.name) != step.entry or read_file(workspace, step.entry.path) != step.on_disk:
+            if entries.get(step.entry.name) != step.entry or workspace.read_file(step.entry.path) != step.on_disk:
                 raise VendorgenError(f"{step.entry.path} changed while vendorgen was updating it; run the update again")
             if step.text is not None:
                 files[step.entry.path] = step.text
@@ -630,14 +652,12 @@ def remove(workspace: Workspace, names: Sequence[str], force: bool = False) -> l
         chosen = select(entries, names)
         deleted: list[str] = []
         for entry in chosen:
-            on_disk = read_file(workspace, entry.path)
+            on_disk = workspace.read_file(entry.path)
             if on_disk is not None and sha256_text(on_disk) != entry.sha256 and not force:
                 raise UsageError(
                     f"{entry.path} has local edits (`vendorgen diff {entry.name}` shows them); --force deletes it anyway"
                 )
-            for relative in (entry.path, entry.schema):
-                if workspace.inside(Path(relative), "vendored file").exists():
-                    deleted.append(relative)
+            deleted += [relative for relative in entry.files if workspace.project.exists(relative)]
         gone = {entry.name for entry in chosen}
         workspace.commit({}, [entry for entry in entries if entry.name not in gone], tuple(deleted))
     return deleted

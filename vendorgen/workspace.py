@@ -17,33 +17,43 @@ was). A run killed after step 3 left a committed journal: the next command
 finishes it (the project is fully updated). Every command settles a journal
 before it reads the lock, readers included, so the lock always matches the
 files. The journal and the lock are replaced atomically (temporary file,
-fsync, rename). A journal is obeyed only within bounds, or refused: inside the
-project, renaming only staged names (never the user's) and deleting only what
-the lock lists.
+fsync, rename). A journal is obeyed only within bounds, or refused: renaming
+only staged names onto files the new lock may own, deleting only what the lock
+lists, each checked by the rule every write follows (vendorgen.projectfiles).
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
+import errno
 import hashlib
 import json
 import os
 import time
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import filelock
+import tomli_w
+
 from vendorgen.config import load_config
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.projectfiles import (
+    JOURNAL_NAME,
+    LOCK_NAME,
+    SCHEMAS_DIR,
+    STATE_DIR,
+    VENDORED_HEADER,
+    Project,
+    module_files,
+    relative_parts,
+)
+from vendorgen.pysource import python_text
 
-LOCK_NAME = "vendorgen.lock"
-STATE_DIR = ".vendorgen"
-SCHEMAS_DIR = f"{STATE_DIR}/schemas"
-JOURNAL_NAME = f"{STATE_DIR}/journal.json"
-_JOURNAL_TEMP = f"{STATE_DIR}/.journal.json.tmp"  # what _replace_durably writes before renaming
+_JOURNAL_TEMP = f"{STATE_DIR}/.journal.json.tmp"  # what _replace_durably writes before renaming the journal
 STAGED_SUFFIX = ".vendorgen-new"
 _STAGING, _COMMITTED = "staging", "committed"  # the journal's states
 LOCK_VERSION = 1
@@ -90,40 +100,83 @@ class LockEntry:
 
     FIELDS = ("name", "kind", "source", "endpoints", "tools", "revision", "schema", "schema_sha256", "path",
               "sha256", "generator", "templates", "requirements")  # fmt: skip
+    LISTS = ("endpoints", "tools", "requirements")
     OPTIONAL = ("requirements",)  # absent from locks written before it existed
 
     @classmethod
-    def from_toml(cls, table: dict[str, Any]) -> LockEntry:
+    def from_toml(cls, table: Any) -> LockEntry:
+        """One `[[module]]` of the lock, refused unless every field has its type and its files follow the rule."""
+        if not isinstance(table, dict):
+            raise VendorgenError(f"{LOCK_NAME}: every module must be a [[module]] table")
+        name = table.get("name", "?")
+        values: dict[str, Any] = {}
+        for key in cls.FIELDS:
+            if key not in table:
+                if key in cls.OPTIONAL:
+                    continue
+                raise VendorgenError(f"{LOCK_NAME}: entry {name!r} lacks {key}")
+            value = table[key]
+            if key in cls.LISTS:
+                if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+                    raise VendorgenError(f"{LOCK_NAME}: {key} of entry {name!r} must be a list of strings")
+                value = tuple(value)
+            elif not isinstance(value, str):
+                raise VendorgenError(f"{LOCK_NAME}: {key} of entry {name!r} must be a string")
+            values[key] = value
+        entry = cls(**values)
         try:
-            values = {key: table[key] for key in cls.FIELDS if key in table or key not in cls.OPTIONAL}
-        except KeyError as exc:
-            raise VendorgenError(f"{LOCK_NAME}: entry {table.get('name', '?')!r} lacks {exc.args[0]}") from None
-        for key in ("endpoints", "tools", "requirements"):
-            if key in values:
-                values[key] = tuple(values[key])
-        return cls(**values)
+            entry.files  # noqa: B018 - validates them
+        except UsageError as exc:
+            raise VendorgenError(f"{LOCK_NAME}: {exc}; nothing was changed") from None
+        return entry
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The files of this module, checked to be what vendorgen derives from its name."""
+        return module_files(self.name, self.path, self.schema)
+
+
+def lock_owns(entries: Iterable[LockEntry]) -> dict[str, LockEntry]:
+    """Every file a lock of `entries` may own, and its module: what any write or delete is checked against.
+
+    A file vendorgen writes for the whole package (a runtime module) joins here.
+    """
+    owned: dict[str, LockEntry] = {}
+    for entry in entries:
+        for relative in entry.files:
+            if relative in owned:
+                raise VendorgenError(
+                    f"{LOCK_NAME}: {relative} belongs to two modules, {owned[relative].name} and {entry.name}"
+                )
+            owned[relative] = entry
+    return owned
+
+
+LOCK_HEADER = "# Written by vendorgen: what is vendored, from where, and the hashes that tell edits from drift.\n"
 
 
 def dump_lock(entries: list[LockEntry]) -> str:
-    lines = [
-        "# Written by vendorgen: what is vendored, from where, and the hashes that tell edits from drift.",
-        f"version = {LOCK_VERSION}",
-    ]
-    for entry in sorted(entries, key=lambda e: e.name):
-        lines += ["", "[[module]]"]
-        for key in LockEntry.FIELDS:
-            value = getattr(entry, key)
-            if isinstance(value, tuple):
-                rendered = "[" + ", ".join(_toml_string(item) for item in value) + "]"
-            else:
-                rendered = _toml_string(value)
-            lines.append(f"{key} = {rendered}")
-    return "\n".join(lines) + "\n"
+    modules = [
+        {key: list(value) if isinstance(value, tuple) else value
+         for key in LockEntry.FIELDS for value in [getattr(entry, key)]}
+        for entry in sorted(entries, key=lambda e: e.name)
+    ]  # fmt: skip
+    return LOCK_HEADER + tomli_w.dumps({"version": LOCK_VERSION, "module": modules})
 
 
-def _toml_string(text: str) -> str:
-    # JSON escapes are valid TOML basic-string escapes; TOML also forbids raw DEL.
-    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+def _parse_lock_text(text: str) -> list[LockEntry]:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VendorgenError(f"{LOCK_NAME} is not valid TOML: {exc}") from None
+    if data.get("version") != LOCK_VERSION:
+        raise VendorgenError(f"{LOCK_NAME} has version {data.get('version')!r}; this vendorgen reads {LOCK_VERSION}")
+    modules = data.get("module", [])
+    if not isinstance(modules, list):
+        raise VendorgenError(f"{LOCK_NAME}: module must be an array of [[module]] tables")
+    entries = [LockEntry.from_toml(table) for table in modules]
+    lock_owns(entries)  # two modules claiming one file
+    return entries
 
 
 class Workspace:
@@ -131,6 +184,7 @@ class Workspace:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self.project = Project(root)
         self.config = load_config(root)
         self._holding_mutex = False
 
@@ -141,14 +195,20 @@ class Workspace:
     # -- paths -------------------------------------------------------------
 
     def inside(self, path: Path, what: str) -> Path:
-        """`path` resolved against the root, refused if it leaves the project."""
-        resolved = (self.root / path).resolve()
-        if resolved != self.root and self.root not in resolved.parents:
+        """The directory `path` (relative to the root, or absolute), refused if it leaves the project or is reached through a link."""
+        absolute = Path(os.path.normpath(self.root / path))
+        if absolute == self.root:
+            return absolute
+        if self.root not in absolute.parents:
             raise UsageError(f"{what} {path} is outside the project {self.root}")
-        return resolved
+        return self.project.reach(self.relative(absolute), directory=True)
 
     def relative(self, path: Path) -> str:
-        return path.resolve().relative_to(self.root).as_posix()
+        """`path` relative to the root, as written (links are not resolved: `Project.reach` refuses them)."""
+        absolute = Path(os.path.abspath(path))
+        if absolute != self.root and self.root not in absolute.parents:
+            raise UsageError(f"{path} is outside the project {self.root}")
+        return absolute.relative_to(self.root).as_posix()
 
     def templates_dir(self) -> Path | None:
         return self.config.templates_dir
@@ -160,30 +220,34 @@ class Workspace:
         return self._parse_lock()
 
     def _parse_lock(self) -> list[LockEntry]:
-        path = self.root / LOCK_NAME
-        if not path.is_file():
-            return []
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise VendorgenError(f"{LOCK_NAME} is not valid TOML: {exc}") from None
-        if data.get("version") != LOCK_VERSION:
-            raise VendorgenError(f"{LOCK_NAME} has version {data.get('version')!r}; this vendorgen reads {LOCK_VERSION}")
-        return [LockEntry.from_toml(table) for table in data.get("module", [])]
+        text = self.project.read_text(LOCK_NAME)
+        return [] if text is None else _parse_lock_text(text)
+
+    def read_file(self, relative: str) -> str | None:
+        """A file the lock owns, None when it is missing; a module as Python reads it (see pysource)."""
+        if not relative.endswith(".py"):
+            return self.project.read_text(relative)
+        data = self.project.read_bytes(relative)
+        return None if data is None else python_text(data, relative)
 
     def read_snapshot(self, entry: LockEntry) -> dict[str, Any]:
-        path = self.inside(Path(entry.schema), "schema snapshot")
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+            text = self.project.read_text(entry.schema)
+            if text is None:
+                raise VendorgenError(f"{entry.schema} is missing")
+            snapshot = json.loads(text)
+        except (VendorgenError, json.JSONDecodeError) as exc:
             raise VendorgenError(f"cannot read the snapshot of {entry.name}: {exc}") from None
+        if not isinstance(snapshot, dict):
+            raise VendorgenError(f"cannot read the snapshot of {entry.name}: it is not a JSON object")
+        return snapshot
 
     def _settle(self) -> None:
         """Before reading: finish or undo what an interrupted vendorgen left, so the lock matches the files.
 
         Commands that only read take the mutex just for that, and only when a journal is there.
         """
-        if not self._holding_mutex and any((self.root / name).exists() for name in (JOURNAL_NAME, _JOURNAL_TEMP)):
+        if not self._holding_mutex and any(os.path.lexists(self.root / name) for name in (JOURNAL_NAME, _JOURNAL_TEMP)):
             with self.mutex():
                 pass
 
@@ -194,17 +258,13 @@ class Workspace:
         """One vendorgen writing this project at a time; what an interrupted one left is settled first."""
         # The lock is taken on the project directory itself: no file is created, in the project or
         # elsewhere, and every user who can read the project can take it.
-        descriptor = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY)
+        descriptor = os.open(self.root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
         try:
             deadline = time.monotonic() + timeout
-            while True:
-                try:
-                    fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        raise VendorgenError("another vendorgen is writing this project; try again") from None
-                    time.sleep(0.05)
+            while not filelock.lock_descriptor(descriptor, blocking=False):
+                if time.monotonic() > deadline:
+                    raise VendorgenError("another vendorgen is writing this project; try again")
+                time.sleep(0.05)
             self._holding_mutex = True
             try:
                 self.recover()
@@ -215,32 +275,41 @@ class Workspace:
             os.close(descriptor)  # releases the lock
 
     def commit(self, files: dict[str, str], entries: list[LockEntry], removed: tuple[str, ...] = ()) -> None:
-        """Write `files` (root-relative path -> text), delete `removed`, then the new lock.
+        """Write `files` (root-relative path -> text), delete `removed`, then the new lock of `entries`.
 
-        Call inside `mutex()`. All or nothing: see the module docstring.
+        Call inside `mutex()`. Only what the new lock may own is written and only what the current
+        one owns is deleted. All or nothing: see the module docstring.
         """
-        staged_files = []  # (staged name, target, text)
-        for relative in sorted(files):
-            final = self.relative(self.inside(Path(relative), "output"))
-            staged_files.append((_staged_name(final), final, files[relative]))
+        current = self._parse_lock()
+        owned = lock_owns(entries)  # checks the new entries' names and files before anything is written
+        current_owned = lock_owns(current)
+        for relative in files:
+            if relative not in owned:
+                raise VendorgenError(f"vendorgen does not write {relative}: {LOCK_NAME} would not own it")
+        for relative in removed:
+            if relative not in current_owned:
+                raise VendorgenError(f"vendorgen does not delete {relative}: {LOCK_NAME} does not own it")
+        modules = {entry.path for entry in (*entries, *current)}
+        for relative in (*files, *removed):
+            self._check_replaceable(relative, modules)
+        staged_files = [(_staged_name(final), final, files[final]) for final in sorted(files)]
         for staged, _, _ in staged_files:
-            if (self.root / staged).exists():
+            if self.project.exists(staged):
                 raise VendorgenError(f"{staged} is in the way: vendorgen stages files under that name; move it")
         journal = {
             "state": _STAGING,
             "renames": [[staged, final] for staged, final, _ in staged_files],
-            "removed": [self.relative(self.inside(Path(relative), "vendored file")) for relative in removed],
+            "removed": list(removed),
             "lock": dump_lock(entries),
-            "created": self._missing_directories(
-                [self.root / STATE_DIR, *((self.root / final).parent for _, final, _ in staged_files)]
-            ),
+            "created": self._missing_directories([STATE_DIR, *(_parent(final) for _, final, _ in staged_files)]),
         }
         try:
-            self._make_directory(self.root / STATE_DIR)
+            self.project.make_directory(STATE_DIR)
             self._replace(JOURNAL_NAME, json.dumps(journal, indent=1))
             for staged, final, text in staged_files:
-                self._make_directory((self.root / final).parent)
-                self._attempt(f"write {final}", _create_durably, self.root / staged, text)
+                if parent := _parent(final):
+                    self.project.make_directory(parent)
+                self._attempt(f"write {final}", _create_durably, self.project.reach(staged), text)
             journal["state"] = _COMMITTED
             self._replace(JOURNAL_NAME, json.dumps(journal, indent=1))
         except BaseException:
@@ -254,12 +323,23 @@ class Workspace:
         except VendorgenError as exc:
             raise VendorgenError(f"{exc}; the next vendorgen command in this project finishes the update") from None
 
+    def _check_replaceable(self, relative: str, modules: set[str]) -> None:
+        """A file vendorgen replaces or deletes is reached without a link; a module file is one it wrote (its header)."""
+        exists = self.project.exists(relative)
+        if relative in modules and exists and not self.project.looks_vendored(relative):
+            raise UsageError(
+                f"{relative} does not start with {VENDORED_HEADER!r}, so vendorgen did not write it;"
+                " it replaces or deletes only files it wrote"
+            )
+
     def recover(self) -> bool:
         """Settle what an interrupted commit left: finish it once committed, else undo it. Call inside `mutex()`.
 
         False when there was no journal, so nothing to do.
         """
-        (self.root / _JOURNAL_TEMP).unlink(missing_ok=True)
+        # A leftover temporary file, or a committed link under its name: the entry itself goes, never a target.
+        temporary = self.project.reach(STATE_DIR, directory=True) / PurePosixPath(_JOURNAL_TEMP).name
+        self._attempt(f"delete {_JOURNAL_TEMP}", _unlink_if_present, temporary)
         journal = self._read_journal()
         if journal is None:
             return False
@@ -271,46 +351,37 @@ class Workspace:
 
     def _roll_forward(self, journal: dict[str, Any]) -> None:
         for staged, final in journal["renames"]:
-            if (self.root / staged).exists():  # else it was renamed before the interruption
-                self._attempt(f"move {staged} to {final}", os.replace, self.root / staged, self.root / final)
+            source = self.project.reach(staged)
+            if os.path.lexists(source):  # else it was renamed before the interruption
+                self._attempt(f"move {staged} to {final}", os.replace, source, self.project.reach(final))
         for relative in journal["removed"]:
-            self._attempt(f"delete {relative}", (self.root / relative).unlink, missing_ok=True)
-        changed = {(self.root / final).parent for _, final in journal["renames"]}
-        changed |= {(self.root / relative).parent for relative in journal["removed"]}
+            self._attempt(f"delete {relative}", _unlink_if_present, self.project.reach(relative))
+        changed = {_parent(final) for _, final in journal["renames"]} | {_parent(path) for path in journal["removed"]}
         for directory in changed:  # the renames and deletions are durable before the lock says they happened
-            _sync_directory(directory)
+            _sync_directory(self.root / directory)
         self._replace(LOCK_NAME, journal["lock"])
-        self._attempt(f"delete {JOURNAL_NAME}", (self.root / JOURNAL_NAME).unlink)
+        self._attempt(f"delete {JOURNAL_NAME}", _unlink_if_present, self.project.reach(JOURNAL_NAME))
         _sync_directory(self.root / STATE_DIR)
 
     def _roll_back(self, journal: dict[str, Any]) -> None:
         for staged, _ in journal["renames"]:
-            self._attempt(f"delete {staged}", (self.root / staged).unlink, missing_ok=True)
-        self._attempt(f"delete {JOURNAL_NAME}", (self.root / JOURNAL_NAME).unlink, missing_ok=True)
+            self._attempt(f"delete {staged}", _unlink_if_present, self.project.reach(staged))
+        self._attempt(f"delete {JOURNAL_NAME}", _unlink_if_present, self.project.reach(JOURNAL_NAME))
         for relative in sorted(journal["created"], key=lambda path: path.count("/"), reverse=True):
             with contextlib.suppress(OSError):  # not empty: something else lives there now
-                (self.root / relative).rmdir()
+                os.rmdir(self.project.reach(relative, directory=True))
 
     def _read_journal(self) -> dict[str, Any] | None:
-        """The journal, checked to name only what vendorgen stages, creates and deletes in this project."""
+        """The journal, checked by the rule every write follows before anything is undone or redone."""
         try:
-            journal = json.loads((self.root / JOURNAL_NAME).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError) as exc:
+            text = self.project.read_text(JOURNAL_NAME)
+            if text is None:
+                return None
+            journal = json.loads(text)
+        except (VendorgenError, ValueError) as exc:
             raise VendorgenError(f"cannot read {JOURNAL_NAME}: {exc}") from None
         try:
-            if journal["state"] not in (_STAGING, _COMMITTED) or not isinstance(journal["lock"], str):
-                raise ValueError("unknown state")
-            for staged, final in journal["renames"]:
-                if staged != _staged_name(final):
-                    raise ValueError(f"{staged!r} is not the staged name of {final!r}")
-            for relative in [final for _, final in journal["renames"]] + journal["removed"] + journal["created"]:
-                self.inside(Path(relative), "path")
-            owned = {path for entry in self._parse_lock() for path in (entry.path, entry.schema)}
-            for relative in journal["removed"]:
-                if relative not in owned and (self.root / relative).exists():
-                    raise ValueError(f"it would delete {relative}, which {LOCK_NAME} does not list")
+            self._check_journal(journal)
         except (KeyError, TypeError, ValueError, VendorgenError) as exc:
             raise VendorgenError(
                 f"{JOURNAL_NAME} is damaged or not vendorgen's ({exc}); nothing was changed: check the files"
@@ -318,20 +389,46 @@ class Workspace:
             ) from None
         return journal
 
-    def _missing_directories(self, directories: list[Path]) -> list[str]:
-        """Those of `directories` and their parents that do not exist yet, root-relative."""
-        missing: set[Path] = set()
-        for directory in directories:
-            while directory != self.root and not directory.exists():
-                missing.add(directory)
-                directory = directory.parent
-        return sorted(self.relative(directory) for directory in missing)
+    def _check_journal(self, journal: Any) -> None:
+        """Renames only onto files the journal's new lock may own, deletions only of what the lock owns."""
+        if journal["state"] not in (_STAGING, _COMMITTED) or not isinstance(journal["lock"], str):
+            raise ValueError("unknown state")
+        new = _parse_lock_text(journal["lock"])
+        owned = lock_owns(new)
+        current = self._parse_lock()
+        modules = {entry.path for entry in (*new, *current)}
+        for staged, final in journal["renames"]:
+            if staged != _staged_name(final):
+                raise ValueError(f"{staged!r} is not the staged name of {final!r}")
+            if final not in owned:
+                raise ValueError(f"it would write {final}, which its {LOCK_NAME} does not own")
+            self.project.reach(staged)  # a regular file or missing, not reached through a link
+            self._check_replaceable(final, modules)
+        current_owned = lock_owns(current)
+        for relative in journal["removed"]:
+            if relative not in current_owned and self.project.exists(relative):
+                raise ValueError(f"it would delete {relative}, which {LOCK_NAME} does not own")
+            self._check_replaceable(relative, modules)
+        directories = {STATE_DIR, SCHEMAS_DIR} | {
+            "/".join(relative_parts(final)[:index]) for final in owned for index in range(1, final.count("/") + 1)
+        }
+        for relative in journal["created"]:
+            if relative not in directories:
+                raise ValueError(f"it would remove the directory {relative}, which holds nothing vendorgen writes")
 
-    def _make_directory(self, directory: Path) -> None:
-        self._attempt(f"create {self.relative(directory)}/", directory.mkdir, parents=True, exist_ok=True)
+    def _missing_directories(self, directories: list[str]) -> list[str]:
+        """Those of `directories` (root-relative, "" for the root) and their parents that do not exist yet."""
+        missing: set[str] = set()
+        for directory in filter(None, directories):
+            parts = relative_parts(directory)
+            for index in range(1, len(parts) + 1):
+                partial = "/".join(parts[:index])
+                if not os.path.lexists(self.project.reach(partial, directory=True)):
+                    missing.add(partial)
+        return sorted(missing)
 
     def _replace(self, relative: str, text: str) -> None:
-        self._attempt(f"write {relative}", _replace_durably, self.root / relative, text)
+        self._attempt(f"write {relative}", _replace_durably, self.project.reach(relative), text)
 
     @staticmethod
     def _attempt(what: str, action: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
@@ -342,15 +439,26 @@ class Workspace:
             raise VendorgenError(f"cannot {what}: {exc.strerror or exc}") from None
 
 
+def _parent(relative: str) -> str:
+    """The directory of a root-relative path, "" for the root."""
+    parent = PurePosixPath(relative).parent.as_posix()
+    return "" if parent == "." else parent
+
+
 def _staged_name(relative: str) -> str:
     """Where `relative` is written before it is renamed into place: beside it, hidden."""
     path = PurePosixPath(relative)
     return str(path.with_name(f".{path.name}{STAGED_SUFFIX}"))
 
 
+# Created exclusively and never through a link: a committed file or link under a name vendorgen
+# writes fails the open instead of being written to.
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+
+
 def _create_durably(path: Path, text: str) -> None:
     """A new file (never over an existing one) holding `text` on disk."""
-    with open(path, "x", encoding="utf-8", newline="\n") as handle:
+    with open(os.open(path, _NEW_FILE, 0o666), "w", encoding="utf-8", newline="\n") as handle:
         handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
@@ -359,22 +467,29 @@ def _create_durably(path: Path, text: str) -> None:
 def _replace_durably(path: Path, text: str) -> None:
     """`path` replaced atomically by a file holding `text` on disk."""
     temporary = path.with_name(f".{path.name}.tmp")
+    _unlink_if_present(temporary)  # left by a killed run, or committed: only vendorgen's own name is removed
     try:
-        with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        _create_durably(temporary, text)
         os.replace(temporary, path)
     except BaseException:
-        temporary.unlink(missing_ok=True)
+        _unlink_if_present(temporary)
         raise
     _sync_directory(path.parent)
+
+
+def _unlink_if_present(path: Path) -> None:
+    """Delete the directory entry `path` (a link itself, never its target); a name too long cannot exist."""
+    try:
+        os.unlink(path)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOENT, errno.ENAMETOOLONG):
+            raise
 
 
 def _sync_directory(directory: Path) -> None:
     """Make the renames and deletions in `directory` durable (fsync of the directory itself)."""
     with contextlib.suppress(FileNotFoundError):
-        descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+        descriptor = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
         try:
             os.fsync(descriptor)
         finally:
