@@ -56,6 +56,11 @@ def space_tool(config: dict[str, Any]) -> Any:
 def call(case: str, config: dict[str, Any]) -> Any:
     if case == "space":
         return space_tool(config)(value=2, from_unit="km", to_unit="m")
+    if case == "space.audio":  # no row has smolagents[audio]: the file path instead of AgentAudio
+        module = load("tone")
+        module.ToneTool.src = config["gradio_url"]
+        result = module.ToneTool()(frequency=440, seconds=0.1)
+        return {"type": type(result).__name__, "suffix": Path(str(result)).suffix}
     if case == "space.to_langchain":
         return space_tool(config).to_langchain().invoke({"value": 3, "from_unit": "m", "to_unit": "cm"})
     if case in ("mcp.streamable-http", "mcp.stdio"):
