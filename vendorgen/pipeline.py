@@ -12,6 +12,7 @@ from vendorgen import sources
 from vendorgen.config import GENERATOR, Excluded
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.model import ModuleSpec
+from vendorgen.requirements import ranged
 from vendorgen.workspace import SCHEMAS_DIR, LockEntry, Workspace, canonical_json, sha256_text
 
 
@@ -189,7 +190,7 @@ def lock_entry(item: Generated, path: str, snapshot_path: str) -> LockEntry:
         sha256=sha256_text(item.code),
         generator=GENERATOR,
         templates=item.templates,
-        requirements=module.requirements,
+        requirements=ranged(module.requirements),  # the versions the compatibility matrix runs it on
     )
 
 
