@@ -52,7 +52,8 @@ def build(row: Row) -> Path:
     base = interpreter(row)
     if base is None:
         raise FileNotFoundError(f"python{row.python} is not on PATH")
-    shutil.rmtree(venv, ignore_errors=True)  # a build that was interrupted
+    for stale in CACHE.glob(f"{row.name}-*"):  # an interrupted build, or the row's previous requirements
+        shutil.rmtree(stale, ignore_errors=True)
     # Registries only: uv reads neither pip's configuration nor a local wheel folder, and never
     # downloads an interpreter here.
     env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never", "UV_NO_CONFIG": "1"}
