@@ -75,4 +75,4 @@ async def list_page(client: Any, cursor: str | None) -> tuple[list[Any], str | N
         from mcp import types
 
         page = await client.list_tools(params=types.PaginatedRequestParams(cursor=cursor) if cursor else None)
-    return list(page.tools), page.model_dump(mode="json", by_alias=True).get("nextCursor")
+    return list(page.tools), page.next_cursor if hasattr(page, "next_cursor") else page.nextCursor
