@@ -22,15 +22,32 @@ from typing import Any
 
 @asynccontextmanager
 async def session(server: Mapping[str, Any], stdio_params: Any, timeout: float) -> AsyncIterator[tuple[Any, dict]]:
-    """An initialized `ClientSession` to `server` and the server's `serverInfo`, closed on exit."""
+    """An initialized `ClientSession` to `server` and the server's `serverInfo`, closed on exit.
+
+    An error met while the connection was up (a request that timed out, a closed connection) is
+    the one raised: closing the transport afterwards often fails too (a stdio reader finds its
+    stream closed) and would otherwise replace it.
+    """
     from mcp import ClientSession
 
-    async with AsyncExitStack() as stack:
+    failure: Exception | None = None
+    stack = AsyncExitStack()
+    try:
         streams = await stack.enter_async_context(_transport(server, stdio_params, timeout))
         client = await stack.enter_async_context(ClientSession(streams[0], streams[1], read_timeout_seconds=_request_timeout(timeout)))
         result = await client.initialize()
         info = result.model_dump(mode="json", by_alias=True, exclude_none=True).get("serverInfo", {})
         yield client, info
+    except Exception as exc:
+        failure = exc
+    finally:
+        try:
+            await stack.aclose()
+        except Exception:
+            if failure is None:
+                raise
+    if failure is not None:
+        raise failure
 
 
 def _transport(server: Mapping[str, Any], stdio_params: Any, timeout: float) -> Any:
