@@ -70,7 +70,7 @@ def test_langchain_inspection_uses_the_projects_own_langchain(project: Project) 
 
 def test_without_any_project_python_add_says_it_checked_vendorgens_own(project: Project) -> None:
     (project.root / "mytools.py").write_text(
-        "from langchain_core.tools import tool\n\n\n@tool\ndef shout(text: str) -> str:\n    \"\"\"Shout.\"\"\"\n    return text\n"
+        'from langchain_core.tools import tool\n\n\n@tool\ndef shout(text: str) -> str:\n    """Shout."""\n    return text\n'
     )
     result = project.run("add", "langchain:mytools:shout", env={"VIRTUAL_ENV": "", project_python.ENV_VAR: ""})
     assert result.exit_code == 0, result.stderr

@@ -105,7 +105,7 @@ def call(interpreter: Interpreter, module: str, function: str, *args: Any, cwd: 
         raise VendorgenError(
             f"running vendorgen.{module} with {interpreter.executable} failed: {_last_line(result.stderr)}"
         )
-    out = json.loads(result.stdout[marker + len("VENDORGEN-RESULT "):])
+    out = json.loads(result.stdout[marker + len("VENDORGEN-RESULT ") :])
     if "error" in out:
         error_class = getattr(errors, out["error"], VendorgenError)
         raise error_class(out["message"])

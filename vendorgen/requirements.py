@@ -32,9 +32,11 @@ _BY_CANONICAL = {canonical(name): name for name in RANGES}
 def ranged(requirements: Iterable[str]) -> tuple[str, ...]:
     """Each bare distribution name that has a proven range gets it; anything else is kept as written."""
     return tuple(
-        f"{_BY_CANONICAL[canonical(item)]}{RANGES[_BY_CANONICAL[canonical(item)]]}"
-        if canonical(item) in _BY_CANONICAL
-        else item
+        (
+            f"{_BY_CANONICAL[canonical(item)]}{RANGES[_BY_CANONICAL[canonical(item)]]}"
+            if canonical(item) in _BY_CANONICAL
+            else item
+        )
         for item in requirements
     )
 

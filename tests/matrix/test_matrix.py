@@ -107,11 +107,15 @@ def test_the_ranges_vendorgen_records_are_the_ones_the_rows_cover() -> None:
 
     pins = [Requirement(item) for row in ROWS for item in row.requirements]
     for name, specifiers in RANGES.items():
-        versions = [Version(str(pin.specifier).removeprefix("==")) for pin in pins if canonical(pin.name) == canonical(name)]
+        versions = [
+            Version(str(pin.specifier).removeprefix("==")) for pin in pins if canonical(pin.name) == canonical(name)
+        ]
         requirement = Requirement(name + specifiers)
         assert all(requirement.specifier.contains(version) for version in versions), name
         lower = next(Version(spec.version) for spec in requirement.specifier if spec.operator == ">=")
         assert min(versions).release[: len(lower.release)] == lower.release, f"no row at the low end of {name}"
         upper = next(Version(spec.version) for spec in requirement.specifier if spec.operator == "<")
-        assert {version.major for version in versions} >= set(range(lower.major, upper.major)), f"a major of {name} has no row"
+        assert {version.major for version in versions} >= set(
+            range(lower.major, upper.major)
+        ), f"a major of {name} has no row"
     assert {row.python for row in ROWS} == {"3.11", "3.12"}

@@ -35,7 +35,10 @@ def interpreter(row: Row) -> str | None:
     """A working python<version>: on PATH, else a pyenv install (pyenv's shim on PATH only runs
     the versions it is told to)."""
     pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
-    candidates = [shutil.which(f"python{row.python}"), *map(str, sorted(pyenv.glob(f"{row.python}.*/bin/python{row.python}")))]
+    candidates = [
+        shutil.which(f"python{row.python}"),
+        *map(str, sorted(pyenv.glob(f"{row.python}.*/bin/python{row.python}"))),
+    ]
     for candidate in filter(None, candidates):
         found = subprocess.run([candidate, "-c", "import sys; print(sys.executable)"], capture_output=True, text=True)
         if found.returncode == 0:

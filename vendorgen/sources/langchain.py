@@ -80,7 +80,8 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
 
 def inspect_in_child(target: str, fields: dict[str, Any]) -> list[dict[str, Any]]:
     """`inspect_here` in the project's interpreter, from JSON arguments (see `inspect`)."""
-    options = AddOptions(**{key: tuple(value) if isinstance(value, list) else value for key, value in fields.items()})
+    given: dict[str, Any] = {key: tuple(value) if isinstance(value, list) else value for key, value in fields.items()}
+    options = AddOptions(**given)
     return inspect_here(target, options)
 
 

@@ -34,7 +34,9 @@ async def session(server: Mapping[str, Any], stdio_params: Any, timeout: float) 
     stack = AsyncExitStack()
     try:
         streams = await stack.enter_async_context(_transport(server, stdio_params, timeout))
-        client = await stack.enter_async_context(ClientSession(streams[0], streams[1], read_timeout_seconds=_request_timeout(timeout)))
+        client = await stack.enter_async_context(
+            ClientSession(streams[0], streams[1], read_timeout_seconds=_request_timeout(timeout))
+        )
         result = await client.initialize()
         info = result.model_dump(mode="json", by_alias=True, exclude_none=True).get("serverInfo", {})
         yield client, info
@@ -62,7 +64,9 @@ def _transport(server: Mapping[str, Any], stdio_params: Any, timeout: float) -> 
     import mcp.client.streamable_http as streamable_http
 
     if hasattr(streamable_http, "streamablehttp_client"):  # mcp 1.x: takes its time-outs itself
-        return streamable_http.streamablehttp_client(server["url"], timeout=float(timeout), sse_read_timeout=float(timeout))
+        return streamable_http.streamablehttp_client(
+            server["url"], timeout=float(timeout), sse_read_timeout=float(timeout)
+        )
     return _streamable_http_2(server["url"], timeout)
 
 
@@ -73,7 +77,7 @@ async def _streamable_http_2(url: str, timeout: float) -> AsyncIterator[Any]:
     from mcp.client.streamable_http import streamable_http_client
 
     async with httpx2.AsyncClient(timeout=httpx2.Timeout(timeout), follow_redirects=True) as http:
-        async with streamable_http_client(url, http_client=http) as streams:
+        async with streamable_http_client(url, http_client=http) as streams:  # type: ignore[arg-type]  # mypy sees mcp 1
             yield streams
 
 
