@@ -17,9 +17,9 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
-	@# AgentAudio needs torch + soundfile (smolagents[audio]); the CPU wheel lies on this
-	@# machine's disk. Elsewhere this may be a large download, so it is allowed to fail.
-	-$(BIN)/pip install --quiet -c constraints.txt torch==2.13.0 soundfile
+	@# Registries only. torch (for smolagents[audio]'s AgentAudio) is not installed: PyPI's is a
+	@# multi-GB CUDA build. The AgentAudio tests run where it is installed and are skipped, saying
+	@# why, where it is not; the fallback without it is tested everywhere.
 	touch $(STAMP)
 
 $(EVERYTHING):

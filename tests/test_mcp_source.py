@@ -978,7 +978,7 @@ def test_many_tools_over_pages(tmp_path_factory: pytest.TempPathFactory) -> None
     assert result.exit_code == 0, result.stderr
     # 50 class names would make a line nobody reads.
     summary = "50 tools: Tool0000StrTool, Tool0001DefaultsTool, Tool0002EnumTool, Tool0003ArraysTool, ..., Tool0049DefaultsTool"
-    assert result.stdout.splitlines() == [f"wrote tools/many.py ({summary})"]
+    assert result.stdout.splitlines()[0] == f"wrote tools/many.py ({summary})"  # then what it needs at run time
     module = project.import_module("tools/many.py")
     tools = module.tools()
     assert len(tools) == 50

@@ -7,6 +7,7 @@ imports what it needs, so `vendorgen --help` stays fast.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
@@ -72,7 +73,8 @@ def cli(debug: bool) -> None:
 @click.option("--token", help="Hugging Face token for private Spaces and hub tools (default: HF_TOKEN or `hf auth login`; never written). It goes to the Hub and a Space's own *.hf.space host; given here, also to the app URL you name.")
 @click.option("--dry-run", is_flag=True, help="Print the generated code; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was vendored as JSON.")
-def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, **options: Any) -> None:
+@click.option("--python", "python", metavar="PATH", envvar="VENDORGEN_PYTHON", help="The project's interpreter (default: $VIRTUAL_ENV, else ./.venv): langchain: inspects with it; the run-time check asks it.")
+def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: str | None, **options: Any) -> None:
     """Vendor SOURCE into this project.
 
     \b
@@ -108,6 +110,10 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, **option
     from vendorgen.sources import AddOptions
     from vendorgen.workspace import Workspace
 
+    from vendorgen import project_python
+
+    if python:
+        os.environ[project_python.ENV_VAR] = python  # read where the project's interpreter is needed
     options["env"] = tuple(options["env"])
     options["tools"] = tuple(options["tools"])
     workspace = Workspace.discover()
@@ -135,7 +141,25 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, **option
             else:
                 _echo(f"wrote {path} ({_classes(item)})")
             _print_review(item, path)
+        if added.generated and not dry_run:
+            _print_runtime_check(workspace, [item.module.requirements for item in added.generated])
     _raise_failures(added)
+
+
+def _print_runtime_check(workspace: Any, requirement_lists: list[tuple[str, ...]]) -> None:
+    """What the code just written needs at run time, and whether the project's interpreter has it."""
+    from vendorgen import project_python
+    from vendorgen import requirements as runtime
+
+    needed = runtime.union(requirement_lists)
+    interpreter = project_python.find(workspace.root)
+    statuses = runtime.status(needed, project_python.installed_versions(interpreter, list(runtime.plain(needed))))
+    click.echo(f"the vendored code needs at run time (Python {runtime.PYTHON}): {' '.join(needed)}")
+    click.echo(f"checked with {interpreter.executable}, {interpreter.found_by}:")
+    for item in statuses:
+        click.echo(item.line())
+    if not all(item.ok for item in statuses):
+        click.echo("install them there: vendorgen requirements > requirements-vendored.txt; pip install -r requirements-vendored.txt")
 
 
 def _classes(item: Generated, shown: int = 5) -> str:
@@ -186,6 +210,31 @@ def _raise_failures(added: Added) -> None:
         f"{len(added.failed)} source{'s' * (len(added.failed) != 1)} failed (listed above); "
         + (f"{done} module{'s' * (done != 1)} vendored" if done else "nothing vendored")
     )
+
+
+@cli.command()
+def requirements() -> None:
+    """Print what all vendored code needs at run time, in requirements.txt form.
+
+    The union of every module's requirements in vendorgen.lock, each with the
+    version range vendorgen's compatibility matrix runs generated code on.
+    Install them in your project's environment, not vendorgen's.
+
+    \b
+    Example:
+      vendorgen requirements > requirements-vendored.txt
+      pip install -r requirements-vendored.txt
+    """
+    from vendorgen import requirements as runtime
+    from vendorgen.workspace import Workspace
+
+    entries = Workspace.discover().read_lock()
+    if not entries:
+        click.echo("nothing vendored yet; try `vendorgen add --help`", err=True)
+        return
+    click.echo(f"# What the code vendorgen wrote needs at run time (Python {runtime.PYTHON}), from vendorgen.lock.")
+    for line in runtime.union(entry.requirements for entry in entries):
+        click.echo(line)
 
 
 @cli.command(name="list")

@@ -13,6 +13,7 @@ from vendorgen.config import GENERATOR, Excluded
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.model import ModuleSpec
 from vendorgen.pysource import python_text
+from vendorgen.requirements import ranged
 from vendorgen.workspace import SCHEMAS_DIR, LockEntry, Workspace, canonical_json, sha256_text
 
 
@@ -190,7 +191,7 @@ def lock_entry(item: Generated, path: str, snapshot_path: str) -> LockEntry:
         sha256=sha256_text(item.code),
         generator=GENERATOR,
         templates=item.templates,
-        requirements=module.requirements,
+        requirements=ranged(module.requirements),  # the versions the compatibility matrix runs it on
     )
 
 

@@ -65,6 +65,27 @@ def parse_target(target: str) -> tuple[str, str]:
 
 
 def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
+    """Inspect in the project's interpreter (vendorgen/project_python.py), so the user's own
+    langchain and pydantic read the user's tools; in-process when that is vendorgen's own."""
+    from vendorgen import project_python
+    from vendorgen.workspace import find_root
+
+    interpreter = project_python.find(find_root())
+    if interpreter.is_vendorgens_own:
+        return inspect_here(target, options)
+    fields = {key: list(value) if isinstance(value, tuple) else value for key, value in vars(options).items()
+              if key != "token"}  # not needed here, and a command line is visible to every user
+    return project_python.call(interpreter, "sources.langchain", "inspect_in_child", target, fields, cwd=os.getcwd())
+
+
+def inspect_in_child(target: str, fields: dict[str, Any]) -> list[dict[str, Any]]:
+    """`inspect_here` in the project's interpreter, from JSON arguments (see `inspect`)."""
+    given: dict[str, Any] = {key: tuple(value) if isinstance(value, list) else value for key, value in fields.items()}
+    options = AddOptions(**given)
+    return inspect_here(target, options)
+
+
+def inspect_here(target: str, options: AddOptions) -> list[dict[str, Any]]:
     for field_name, flag in _NOT_FOR_LANGCHAIN.items():
         if getattr(options, field_name):
             raise UsageError(f"{flag} does not apply to langchain: sources")

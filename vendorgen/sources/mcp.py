@@ -1,24 +1,11 @@
-"""MCP servers (streamable-http, legacy SSE, stdio), read through mcpadapt's `MCPAdapt`.
+"""MCP servers (streamable-http, legacy SSE, stdio), read with the mcp SDK's client (mcp 1.10+ and 2.x).
 
 `inspect` connects once, initializes, lists every tool (following `nextCursor`)
-and disconnects; `build` turns the raw `tools/list` answer into one module per
+and disconnects (`vendorgen/sources/mcp_client.py`, which says why not through
+mcpadapt); `build` turns the raw `tools/list` answer into one module per
 server. The schema conversion is vendorgen's own (`vendorgen.schema`), never
 mcpadapt's `SmolAgentsAdapter`: that one drops `required`, leaves `$ref`s as
 lazy proxies and returns tool errors as text.
-
-How the inspection uses mcpadapt:
-
-- transports and lifecycle are `MCPAdapt`'s (its `mcptools` picks stdio, SSE or
-  streamable-http, opens the `ClientSession`, initializes it and keeps it open
-  for the `async with` block);
-- the adapter is vendorgen's `ToolAdapter` that returns each raw `mcp.types.Tool`
-  unchanged, so nothing is converted twice;
-- `MCPAdapt.atools()` lists once without a cursor, so a paginated server would
-  lose every page but the first: vendorgen's `MCPAdapt` subclass overrides
-  `atools()` to follow `nextCursor` on the session MCPAdapt holds;
-- `mcptools` drops the `InitializeResult`, so while the connection is set up the
-  subclass has mcpadapt build a `ClientSession` subclass that keeps it
-  (`serverInfo` names the module and is recorded as the revision).
 
 The generated code does not use mcpadapt at all: it talks to the server with the
 mcp SDK only (see templates/mcp.py.j2).
@@ -223,8 +210,8 @@ def revision(info: Mapping[str, Any]) -> str:
     return " ".join(part for part in (name, version) if part)
 
 
-def client_params(server: Mapping[str, Any], timeout: float, environ: Mapping[str, str] | None = None) -> Any:
-    """mcpadapt's server parameters for `server`; `--env` values come from `environ` (never stored)."""
+def stdio_params(server: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> Any:
+    """The stdio server's parameters (None for a server over HTTP); `--env` values come from `environ` (never stored)."""
     environ = os.environ if environ is None else environ
     if server["transport"] == "stdio":
         from mcp import StdioServerParameters
@@ -237,11 +224,7 @@ def client_params(server: Mapping[str, Any], timeout: float, environ: Mapping[st
             )
         env = {name: environ[name] for name in server["env"]}
         return StdioServerParameters(command=python_command(server["command"]), args=list(server["args"]), env=env)
-    # Floats on purpose: mcpadapt and the transports ignore an int timeout.
-    params: dict[str, Any] = {"url": server["url"], "transport": server["transport"], "timeout": float(timeout)}
-    if server["transport"] == "sse":
-        params["sse_read_timeout"] = float(timeout)
-    return params
+    return None
 
 
 def python_command(command: str) -> str:
@@ -250,17 +233,17 @@ def python_command(command: str) -> str:
 
 
 def list_tools(server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(serverInfo, every tool as the JSON the server sent), through MCPAdapt."""
+    """(serverInfo, every tool as the JSON the server sent)."""
     import asyncio
 
-    params = client_params(server, timeout)
+    from vendorgen.sources import mcp_client
+
+    params = stdio_params(server)
     where = _where(server)
 
     async def run() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        inspection = _inspection_class()(params, _raw_adapter(), connect_timeout=timeout,
-                                         client_session_timeout_seconds=float(timeout))  # fmt: skip
-        async with inspection as tools:
-            info = inspection.server_info
+        async with mcp_client.session(server, params, timeout) as (client, info):
+            tools = await _all_pages(client)
         return info, [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
 
     async def bounded() -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -340,14 +323,14 @@ def _failure(where: str, server: Mapping[str, Any], exc: BaseException, timeout:
         return no_answer
     # A stdio server's pipes torn down, with no other error: the process is gone.
     closed = name in ("BrokenResourceError", "ClosedResourceError", "EndOfStream")
-    if stdio and (closed or (name == "McpError" and "Connection closed" in text)):
+    if stdio and (closed or (name in _PROTOCOL_ERRORS and "Connection closed" in text)):
         said = f"; the client said: {logged}" if logged else ""
         return f"the MCP server {where} exited or closed its output before answering (its stderr is above){said}"
-    if name == "McpError" and "Connection closed" in text:
+    if name in _PROTOCOL_ERRORS and "Connection closed" in text:
         return f"the MCP server at {where} closed the connection"
     if name == "ConnectError" or isinstance(leaf, ConnectionError):
         return f"cannot connect to {where}: {text or 'connection refused'}"
-    if name == "HTTPStatusError" or (name == "McpError" and "Session terminated" in text):
+    if name == "HTTPStatusError" or (name in _PROTOCOL_ERRORS and "Session terminated" in text):
         # The mcp client turns a 404 into "Session terminated", even for the first request.
         status = getattr(getattr(leaf, "response", None), "status_code", 404)
         if status in (401, 403):
@@ -362,7 +345,7 @@ def _failure(where: str, server: Mapping[str, Any], exc: BaseException, timeout:
         return f"{where} answered HTTP {status}{hint}"
     if name.endswith(("Timeout", "TimeoutException")):
         return no_answer
-    if name == "McpError":
+    if name in _PROTOCOL_ERRORS:
         return f"the MCP server {where} refused: {text}"
     if name in ("RemoteProtocolError", "ReadError", "WriteError", "NetworkError"):
         return f"the connection to {where} broke: {text or name}"
@@ -371,6 +354,8 @@ def _failure(where: str, server: Mapping[str, Any], exc: BaseException, timeout:
     return f"cannot read the tools of the MCP server {where}: {name}: {text}"
 
 
+# The SDK's JSON-RPC error: McpError in mcp 1.x, MCPError in 2.x.
+_PROTOCOL_ERRORS = ("McpError", "MCPError")
 # Errors that only say a stream was torn down after something else went wrong (a time-out...).
 _AFTERMATH = ("BrokenResourceError", "ClosedResourceError", "EndOfStream", "CancelledError")
 
@@ -392,82 +377,17 @@ def _leaves(exc: BaseException) -> Iterator[BaseException]:
         yield exc
 
 
-def _raw_adapter() -> Any:
-    from mcpadapt.core import ToolAdapter
-
-    class RawTools(ToolAdapter):
-        """vendorgen's adapter: every MCP tool as the server described it, unconverted."""
-
-        def adapt(self, func: Any, mcp_tool: Any) -> Any:
-            return mcp_tool
-
-        def async_adapt(self, afunc: Any, mcp_tool: Any) -> Any:
-            return mcp_tool
-
-    return RawTools()
-
-
-def _inspection_class() -> type:
-    from functools import partial
-
-    import mcpadapt.core as core
-    from mcp import ClientSession
-
-    class RecordingSession(ClientSession):
-        """A ClientSession that keeps the InitializeResult mcpadapt's `mcptools` discards."""
-
-        initialize_result: Any = None
-
-        async def initialize(self) -> Any:
-            self.initialize_result = await super().initialize()
-            return self.initialize_result
-
-    class Inspection(core.MCPAdapt):
-        """MCPAdapt, plus pagination and the server's identity."""
-
-        server_info: dict[str, Any] = {}
-
-        async def __aenter__(self) -> list[Any]:
-            # `mcptools` builds its session from this module attribute; the
-            # subclass only records what the server sent. Restored as soon as
-            # the connection is up, whatever happens.
-            original = core.ClientSession
-            core.ClientSession = RecordingSession  # type: ignore[misc]
-            try:
-                return await super().__aenter__()
-            except BaseException:
-                # MCPAdapt leaves the connections open when listing fails (a server that dies or hangs
-                # on a later page): close them here, in this task, not in asyncio's finalizer.
-                if hasattr(self, "_ctxmanager"):
-                    await self._ctxmanager.aclose()
-                raise
-            finally:
-                core.ClientSession = original  # type: ignore[misc]
-
-        async def atools(self) -> list[Any]:
-            self.mcp_tools = [await _all_pages(session) for session in self.sessions]
-            result = getattr(self.sessions[0], "initialize_result", None) if self.sessions else None
-            if result is not None:
-                self.server_info = result.serverInfo.model_dump(mode="json", exclude_none=True)
-            return [
-                self.adapter.async_adapt(partial(session.call_tool, tool.name), tool)
-                for session, tools in zip(self.sessions, self.mcp_tools)
-                for tool in tools
-            ]
-
-    return Inspection
-
-
 async def _all_pages(session: Any) -> list[Any]:
-    """Every tool, following `nextCursor` to the end (mcpadapt reads the first page only)."""
+    """Every tool, following `nextCursor` to the end."""
+    from vendorgen.sources.mcp_client import list_page
+
     tools: list[Any] = []
     cursor: str | None = None
     seen: set[str] = set()
     while True:
-        page = await session.list_tools(cursor)
-        tools.extend(page.tools)
+        page, cursor = await list_page(session, cursor)
+        tools.extend(page)
         limits.TOOLS.check(len(tools), "the MCP server's tools/list")  # page by page: a listing may never end
-        cursor = page.nextCursor
         if not cursor:
             return tools
         if cursor in seen or len(seen) >= MAX_PAGES:

@@ -1,0 +1,91 @@
+"""One real call of vendored code, run by a matrix venv's python (no vendorgen there).
+
+`python client.py CONFIG_JSON CASE...` imports generated_example/ from disk, makes the call each
+CASE names against the servers CONFIG_JSON gives, and prints {case: {"value": result} or
+{"error": "Type: message"}} as JSON on the last line: one process per row, every case in it.
+Only the standard library and what the generated code imports may be used here.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+TOOLS = REPO / "generated_example" / "tools"
+
+
+class NoVendorgen(importlib.abc.MetaPathFinder):
+    """Vendored code must run without vendorgen: importing it here is an error."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name == "vendorgen" or name.startswith("vendorgen."):
+            raise ImportError(f"vendored code imported {name}")
+        return None
+
+
+def load(stem: str) -> Any:
+    spec = importlib.util.spec_from_file_location(f"vendored_{stem}", TOOLS / f"{stem}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def text_tools(config: dict[str, Any], transport: str) -> Any:
+    module = load("text_tools")
+    if transport == "stdio":  # the same server, started by the vendored code over stdio
+        module.SERVER.update(transport="stdio", command=config["server_python"], env=[],
+                             args=[str(REPO / "examples" / "mcp_server.py"), "stdio"])  # fmt: skip
+    else:
+        module.SERVER["url"] = config["mcp_url"]  # the committed file names the fixed demo port
+    return module
+
+
+def space_tool(config: dict[str, Any]) -> Any:
+    module = load("convert")
+    module.ConvertTool.src = config["gradio_url"]
+    return module.ConvertTool()
+
+
+def call(case: str, config: dict[str, Any]) -> Any:
+    if case == "space":
+        return space_tool(config)(value=2, from_unit="km", to_unit="m")
+    if case == "space.audio":  # no row has smolagents[audio]: the file path instead of AgentAudio
+        module = load("tone")
+        module.ToneTool.src = config["gradio_url"]
+        result = module.ToneTool()(frequency=440, seconds=0.1)
+        return {"type": type(result).__name__, "suffix": Path(str(result)).suffix}
+    if case == "space.to_langchain":
+        return space_tool(config).to_langchain().invoke({"value": 3, "from_unit": "m", "to_unit": "cm"})
+    if case in ("mcp.streamable-http", "mcp.stdio"):
+        module = text_tools(config, case.partition(".")[2])
+        with module.ConvertTemperatureTool() as tool:
+            return tool(value=100, unit="C", to="F")
+    if case == "mcp.to_langchain":
+        module = text_tools(config, "streamable-http")
+        with module.SlugifyTitleTool() as tool:
+            return tool.to_langchain().invoke({"title": "Vendor Your Tools!"})
+    if case == "langchain":
+        return load("langchain_tools").CountWordsTool()(text="a b a", unique=True)
+    if case == "langchain.to_langchain":
+        return load("langchain_tools").PaintNeededTool().to_langchain().invoke({"wall": {"width": 2, "height": 3}})
+    raise SystemExit(f"unknown case {case}")
+
+
+if __name__ == "__main__":
+    sys.meta_path.insert(0, NoVendorgen())
+    sys.path.insert(0, str(REPO))  # `examples.langchain_tools`, the user's code the LangChain tools import
+    config = json.loads(sys.argv[1])
+    results: dict[str, dict[str, Any]] = {}
+    for case in sys.argv[2:]:
+        try:
+            results[case] = {"value": call(case, config)}
+        except Exception as exc:  # the measured error, one line, for the test's message
+            results[case] = {"error": f"{type(exc).__name__}: {' '.join(str(exc).split())}"}
+    print(json.dumps(results))

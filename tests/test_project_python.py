@@ -1,0 +1,84 @@
+"""The project's interpreter: found in the documented order, and langchain: inspection runs in it."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Project
+from tests.matrix import venvs
+from tests.matrix.rows import ROWS
+from vendorgen import project_python
+from vendorgen.errors import UsageError
+
+
+def fake_venv(root: Path) -> Path:
+    (root / "bin").mkdir(parents=True)
+    (root / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    python = root / "bin" / "python"
+    python.symlink_to(sys.executable)
+    return python
+
+
+def test_the_order_is_python_option_then_virtualenv_then_dot_venv_then_vendorgens_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(project_python.ENV_VAR, raising=False)
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    own = project_python.find(tmp_path)
+    assert own.is_vendorgens_own and "vendorgen's own" in own.found_by
+    dot_venv = fake_venv(tmp_path / ".venv")
+    assert project_python.find(tmp_path).executable == str(dot_venv)
+    active = fake_venv(tmp_path / "active")
+    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "active"))
+    assert project_python.find(tmp_path).executable == str(active)
+    given = fake_venv(tmp_path / "given")
+    monkeypatch.setenv(project_python.ENV_VAR, str(given))
+    assert project_python.find(tmp_path).executable == str(given)
+
+
+def test_a_python_that_is_not_there_is_one_usage_error(project: Project) -> None:
+    result = project.run("add", "langchain:examples.langchain_tools:toolkit", "--python", "/nowhere/python")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "error: --python / VENDORGEN_PYTHON: /nowhere/python is not a Python interpreter"
+    assert not (project.root / "vendorgen.lock").exists()
+
+
+def test_langchain_inspection_uses_the_projects_own_langchain(project: Project) -> None:
+    """The matrix row with langchain-core 0.3 reads a tool whose description says which langchain read it."""
+    [row] = [row for row in ROWS if row.name == "last-of-old-majors"]
+    if venvs.interpreter(row) is None:
+        pytest.skip(f"python{row.python} is not installed here")
+    python = venvs.build(row)
+    (project.root / "mytools.py").write_text(
+        "import langchain_core\nfrom langchain_core.tools import tool\n\n\n"
+        "@tool(description=f'read with langchain-core {langchain_core.__version__}')\n"
+        "def shout(text: str) -> str:\n    return text.upper()\n"
+    )
+    env = {"PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    result = project.run("add", "langchain:mytools:shout", "--python", str(python), env=env)
+    assert result.exit_code == 0, result.stderr
+    assert "read with langchain-core 0.3.86" in (project.root / "tools" / "shout.py").read_text()
+    assert f"checked with {python}" in result.stdout
+    assert "langchain-core<2,>=0.3: 0.3.86" in result.stdout
+    missing = project.run("add", "langchain:mytools:nothing", "--python", str(python), env=env)
+    assert missing.exit_code == 2 and missing.stderr.strip() == "error: mytools has no attribute nothing; it has shout"
+
+
+def test_without_any_project_python_add_says_it_checked_vendorgens_own(project: Project) -> None:
+    (project.root / "mytools.py").write_text(
+        'from langchain_core.tools import tool\n\n\n@tool\ndef shout(text: str) -> str:\n    """Shout."""\n    return text\n'
+    )
+    result = project.run("add", "langchain:mytools:shout", env={"VIRTUAL_ENV": "", project_python.ENV_VAR: ""})
+    assert result.exit_code == 0, result.stderr
+    assert "vendorgen's own interpreter (no --python, no active virtualenv, no .venv)" in result.stdout
+    assert f"checked with {sys.executable}" in result.stdout
+
+
+def test_an_unusable_interpreter_is_refused(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(project_python.ENV_VAR, str(project.root))
+    with pytest.raises(UsageError):
+        project_python.find(project.root)

@@ -1,0 +1,99 @@
+"""How MCP inspection connects: the mcp SDK's public client API, the same on mcp 1.10+ and 2.x.
+
+vendorgen used mcpadapt's `MCPAdapt` for this. It cannot stay: mcpadapt (0.1.19, its newest
+release) does not import with mcp 2.x (it imports `streamablehttp_client` and
+`mcp.client.websocket`, both gone), so depending on it pins vendorgen, and any project it is
+pip-installed into, to mcp<2; and through its public API it neither keeps the server's
+`InitializeResult` (vendorgen names the module after `serverInfo`) nor follows `tools/list`
+pagination, nor closes its connections when listing fails (that took swapping its module's
+`ClientSession` and its private `_ctxmanager`). The SDK does all of it in the few lines below.
+
+The differences between the majors are feature checks, never version numbers.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager
+from datetime import timedelta
+from typing import Any
+
+
+@asynccontextmanager
+async def session(server: Mapping[str, Any], stdio_params: Any, timeout: float) -> AsyncIterator[tuple[Any, dict]]:
+    """An initialized `ClientSession` to `server` and the server's `serverInfo`, closed on exit.
+
+    An error met while the connection was up (a request that timed out, a closed connection) is
+    the one raised: closing the transport afterwards often fails too (a stdio reader finds its
+    stream closed) and would otherwise replace it.
+    """
+    from mcp import ClientSession
+
+    failure: Exception | None = None
+    stack = AsyncExitStack()
+    try:
+        streams = await stack.enter_async_context(_transport(server, stdio_params, timeout))
+        client = await stack.enter_async_context(
+            ClientSession(streams[0], streams[1], read_timeout_seconds=_request_timeout(timeout))
+        )
+        result = await client.initialize()
+        info = result.model_dump(mode="json", by_alias=True, exclude_none=True).get("serverInfo", {})
+        yield client, info
+    except Exception as exc:
+        failure = exc
+    finally:
+        try:
+            await stack.aclose()
+        except Exception:
+            if failure is None:
+                raise
+    if failure is not None:
+        raise failure
+
+
+def _transport(server: Mapping[str, Any], stdio_params: Any, timeout: float) -> Any:
+    if server["transport"] == "stdio":
+        from mcp.client.stdio import stdio_client
+
+        return stdio_client(stdio_params)
+    if server["transport"] == "sse":
+        from mcp.client.sse import sse_client
+
+        return sse_client(server["url"], timeout=float(timeout), sse_read_timeout=float(timeout))
+    import mcp.client.streamable_http as streamable_http
+
+    if hasattr(streamable_http, "streamablehttp_client"):  # mcp 1.x: takes its time-outs itself
+        return streamable_http.streamablehttp_client(
+            server["url"], timeout=float(timeout), sse_read_timeout=float(timeout)
+        )
+    return _streamable_http_2(server["url"], timeout)
+
+
+@asynccontextmanager
+async def _streamable_http_2(url: str, timeout: float) -> AsyncIterator[Any]:
+    """mcp 2.x: `streamable_http_client` takes an httpx2 client, which holds the time-outs."""
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with httpx2.AsyncClient(timeout=httpx2.Timeout(timeout), follow_redirects=True) as http:
+        async with streamable_http_client(url, http_client=http) as streams:  # type: ignore[arg-type]  # mypy sees mcp 1
+            yield streams
+
+
+def _request_timeout(timeout: float) -> Any:
+    """`read_timeout_seconds`: a timedelta for mcp 1.x, seconds for mcp 2.x."""
+    from mcp.shared import exceptions
+
+    return timedelta(seconds=timeout) if hasattr(exceptions, "McpError") else float(timeout)
+
+
+async def list_page(client: Any, cursor: str | None) -> tuple[list[Any], str | None]:
+    """One page of `tools/list`: (tools, nextCursor)."""
+    if "cursor" in inspect.signature(client.list_tools).parameters:  # mcp 1.x
+        page = await client.list_tools(cursor)
+    else:
+        from mcp import types
+
+        page = await client.list_tools(params=types.PaginatedRequestParams(cursor=cursor) if cursor else None)
+    return list(page.tools), page.next_cursor if hasattr(page, "next_cursor") else page.nextCursor
