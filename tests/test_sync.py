@@ -162,7 +162,7 @@ def test_update_merges_local_edits_with_the_upstream_change(upstream: Upstream, 
     snapshot = json.loads((copy.root / entry["schema"]).read_text())
     assert [p["parameter_name"] for p in snapshot["endpoint"]["parameters"]] == ["value", "unit", "precision"]
     # The file still carries the edits, so it is "edited" against the new lock entry, not outdated.
-    listed = {row["name"]: row["status"] for row in json.loads(copy.run("list", "--json").stdout)}
+    listed = {row["name"]: row["status"] for row in json.loads(copy.run("list", "--json").stdout)["modules"]}
     assert listed == {"convert": "edited", "greet": "clean", "wave": "clean"}
     assert copy.run("check", "--allow-edits").exit_code == 0
     # A second update finds nothing new and keeps the edits.

@@ -14,6 +14,9 @@ from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.sources import AddOptions
 from vendorgen.sources.hub import bound_hub_requests, hub_errors
 
+OPTIONS = frozenset({"trust", "keep_going", "token"})
+OPTIONS_HINT = "to name one Space's module or pick its class, vendor that Space with hub:owner/space"
+
 
 def members(target: str, options: AddOptions) -> list[str]:
     """`hub:owner/space` for every Space of the collection `target`, sorted."""
@@ -22,8 +25,6 @@ def members(target: str, options: AddOptions) -> list[str]:
             f"collection:{target} is code from the Hub that runs in your process when you import it; "
             "pass --trust once you accept that (the counterpart of trust_remote_code=True), then review the files"
         )
-    if options.name or options.class_name:
-        raise UsageError("--name and --class pick one Space's module and class; vendor that Space with hub:owner/space")
     from huggingface_hub import HfApi  # lazy: only hub/collection sources pay for it
 
     bound_hub_requests()

@@ -31,6 +31,7 @@ from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec,
 from vendorgen.sources import AddOptions, seconds_from_env, waiting
 from vendorgen.toolfile import REQUIRED, ToolFile
 
+OPTIONS = frozenset({"trust", "name", "class_name", "token"})
 # Unused: a hub module is the author's code, checked verbatim by the gate rather than against an allow-list.
 ALLOWED_IMPORTS: frozenset[str] = frozenset()
 

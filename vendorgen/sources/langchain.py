@@ -30,6 +30,7 @@ from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, replay_options
 
+OPTIONS = frozenset({"tools", "prefix", "name"})
 ALLOWED_IMPORTS = frozenset(
     {
         "__future__.annotations",
@@ -43,8 +44,6 @@ ALLOWED_IMPORTS = frozenset(
 )
 
 SHAPES = ("tool", "tool_class", "toolkit", "toolkit_class", "list", "factory")
-_NOT_FOR_LANGCHAIN = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "class_name": "--class",
-                      "keep_going": "--keep-going", "env": "--env"}  # fmt: skip
 # Return annotations with a smolagents type; anything else is "any".
 _RETURNS = {str: ("string", "str"), int: ("integer", "int"), float: ("number", "float"), bool: ("boolean", "bool"),
             dict: ("object", "dict[str, Any]"), list: ("array", "list[Any]")}  # fmt: skip
@@ -65,9 +64,6 @@ def parse_target(target: str) -> tuple[str, str]:
 
 
 def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
-    for field_name, flag in _NOT_FOR_LANGCHAIN.items():
-        if getattr(options, field_name):
-            raise UsageError(f"{flag} does not apply to langchain: sources")
     module_name, attr = parse_target(target)
     module = _import(module_name)
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -11,6 +12,7 @@ from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, waiting
 
+OPTIONS = frozenset({"api_name", "all_endpoints", "name", "token"})
 ALLOWED_IMPORTS = frozenset(
     {
         "__future__.annotations",
@@ -40,8 +42,13 @@ _FILE_NOTE = {
 
 
 def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
-    if not target.startswith(("http://", "https://")) and target.count("/") != 1:
-        raise UsageError(f"space:{target} is neither owner/name nor an http(s) URL")
+    if not target.startswith(("http://", "https://")):
+        from vendorgen.sources.hub import REPO_ID
+
+        if not REPO_ID.fullmatch(target):
+            # `127.0.0.1:7860/`, `localhost:7860`: an address without its scheme.
+            hint = f"; for an app at that address, use space:http://{target}" if ":" in target else ""
+            raise UsageError(f"space:{target} is neither owner/name nor an http(s) URL{hint}")
     # First, because it is bounded: gradio_client looks a Space up on the Hub with no time-out.
     revision = _revision(target, options.token)
     api = _view_api(target, options.token)
@@ -83,6 +90,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     return snapshots
 
 
+@functools.cache  # one request per app and run: `check --remote` and `update` read each app once
 def _view_api(target: str, token: str | None) -> dict[str, Any]:
     from gradio_client import Client  # heavy; only `add space:` pays for it
 
