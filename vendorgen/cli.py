@@ -599,13 +599,13 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
     entry = pushing.find_entry(workspace, module)
     problems = hub_problems(workspace.read_snapshot(entry), workspace.root)
     folder = pushing.build_folder(workspace, module, repo_id, tool_name)
+    fatal = [problem.message for problem in problems if problem.fatal]
+    if fatal and not dry_run and not force:
+        raise UsageError(f"{entry.name} could not work from a Space: {'; '.join(fatal)}; --force pushes it anyway")
     notes = [*folder.notes, *(problem.message for problem in problems)]
     if not as_json:
         for note in notes:
             _note(note)
-    fatal = [problem.message for problem in problems if problem.fatal]
-    if fatal and not dry_run and not force:
-        raise UsageError(f"{entry.name} could not work from a Space: {'; '.join(fatal)}; --force pushes it anyway")
     written = [path.as_posix() for path in pushing.write_folder(folder, out_dir)] if out_dir is not None else []
     url = commit = None
     if not dry_run:

@@ -54,10 +54,12 @@ def _url_problems(url: str, what: str) -> list[Problem]:
 def _stdio_problems(server: dict[str, Any], root: Path) -> list[Problem]:
     command, args = str(server.get("command", "")), [str(arg) for arg in server.get("args", [])]
     problems = []
-    for arg in [command, *args]:
-        path = Path(arg) if os.path.isabs(arg) else root / arg
-        if ("/" in arg or arg.endswith(".py")) and path.is_file():
-            problems.append(Problem(f"its MCP server runs the local file {arg}, which the Space does not have", True))
+    # The interpreter is the Space's own `python`; a script or program given by path is this machine's.
+    local = [arg for arg in args if _is_file(arg, root)]
+    if not Path(command).name.startswith("python") and _is_file(command, root):
+        local.insert(0, command)
+    for path in local:
+        problems.append(Problem(f"its MCP server runs the local file {path}, which the Space does not have", True))
     if "-m" in args[:-1]:
         module = args[args.index("-m") + 1]
         if _local_module(module, root):
@@ -70,6 +72,10 @@ def _stdio_problems(server: dict[str, Any], root: Path) -> list[Problem]:
         names = ", ".join(server["env"])
         problems.append(Problem(f"its MCP server reads {names}: set them as the Space's secrets", False))
     return problems
+
+
+def _is_file(arg: str, root: Path) -> bool:
+    return ("/" in arg or arg.endswith(".py")) and (Path(arg) if os.path.isabs(arg) else root / arg).is_file()
 
 
 def _local_module(module: str, root: Path) -> bool:
