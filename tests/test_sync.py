@@ -277,7 +277,7 @@ def test_an_unreachable_source_is_exit_2_and_writes_nothing(copy: Project) -> No
     before = copy.snapshot()
     check = copy.run("check", "--remote", "greet")
     assert check.exit_code == 2
-    assert "greet (space:http://127.0.0.1:9/): cannot check: cannot read the Gradio API" in check.stdout
+    assert "space:http://127.0.0.1:9/: cannot check greet: cannot read the Gradio API" in check.stdout
     update = copy.run("update", "greet")
     assert update.exit_code == 2 and update.stderr.startswith("error: could not update greet: cannot read")
     diff = copy.run("diff", "greet")

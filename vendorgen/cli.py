@@ -116,7 +116,8 @@ def _workspace(need_lock: bool = True) -> Workspace:
         where = f"no {LOCK_NAME} in the project {workspace.root}"
         why = f"(the nearest directory holding one of {', '.join(ROOT_MARKERS)})"
         above = next((str(parent) for parent in workspace.root.parents if (parent / LOCK_NAME).is_file()), None)
-        hint = f"the lock of {above} is above it: run vendorgen there" if above else "nothing is vendored here yet: `vendorgen add --help`"
+        hint = (f"the lock of {above} is above it: run vendorgen there" if above
+                else "nothing is vendored here yet: `vendorgen add --help`")  # fmt: skip
         raise UsageError(f"{where} {why}; {hint}")
     return workspace
 
@@ -319,18 +320,18 @@ def list_(as_json: bool) -> None:
     if as_json:
         _json_mode("list")
     workspace = _workspace(need_lock=False)
-    rows = []
-    for entry in workspace.read_lock():
-        state = sync.local_state(workspace, entry)
-        rows.append({"name": entry.name, "source": entry.source, "tools": list(entry.tools), "path": entry.path,
-                     "revision": entry.revision, "status": state.status, "problems": state.problems})  # fmt: skip
+    states = [sync.local_state(workspace, entry) for entry in workspace.read_lock()]
     if as_json:
+        rows = [{"name": state.entry.name, "path": state.entry.path, "source": state.entry.source,
+                 "status": state.status, "tools": list(state.entry.tools), "revision": state.entry.revision,
+                 "problems": state.problems} for state in states]  # fmt: skip
         _report(workspace, True, rows)
         return
-    if not rows:
+    if not states:
         _say("nothing vendored yet; try `vendorgen add --help`")
-    for row in rows:
-        _say(f"{row['name']:<24} {row['status']:<8} {_shown(workspace, row['path']):<32} {row['source']}")
+    for state in states:
+        entry = state.entry
+        _say(f"{entry.name:<24} {state.status:<8} {_shown(workspace, entry.path):<32} {entry.source}")
 
 
 @cli.command()
