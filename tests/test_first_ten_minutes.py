@@ -159,7 +159,7 @@ def test_init_creates_pyproject_toml_where_there_is_none(tmp_path: Path) -> None
          "--api-name and --all-endpoints contradict each other"),
         (["add", "space:"], "space: says what kind of source but not which one; give space:<owner/name"),
         (["add", "http://127.0.0.1:7860/"],
-         "use space:http://127.0.0.1:7860/ (a Gradio app) or mcp:http://127.0.0.1:7860/ (an MCP server)"),
+         "say what answers there: space:http://127.0.0.1:7860/ (a Gradio app) or mcp:http://127.0.0.1:7860/ (an MCP"),
         (["add", "spaec:x"], "unknown source 'spaec:x'; did you mean space:x?"),
         (["add", "space:127.0.0.1:7860/"],
          "space:127.0.0.1:7860/ is neither owner/name nor an http(s) URL; for an app at that address, use"

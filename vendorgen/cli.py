@@ -217,7 +217,8 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, **option
     ctx = click.get_current_context()
     _refuse_together(ctx, "api_name", "all_endpoints", "give one endpoint, or take them all")
     kind, _ = sources.split_uri(source)
-    given = {name: _flag(ctx, name) for name in options if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE}
+    typed = [name for name in options if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE]
+    given = {name: _flag(ctx, name) for name in typed}  # not HF_TOKEN from the environment
     sources.check_options(kind, given)
     notes = []
     if options["name"] is not None and naming.python_name(options["name"]) != options["name"]:
@@ -442,7 +443,8 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
                     "status": step.action, "written": step.writes and not preview, "changes": list(step.changes),
                     "note": step.note or None, "diff": step.diff() if show_diff else None}
                    for step in plan.steps]  # fmt: skip
-        errors = [{"message": str(exc), "source": entry.source, "modules": [entry.name]} for entry, exc in plan.failures]
+        errors = [{"message": str(exc), "source": entry.source, "modules": [entry.name]}
+                  for entry, exc in plan.failures]  # fmt: skip
         _report(workspace, error is None, modules, errors)
     else:
         _print_update(workspace, plan.steps, preview, show_diff)
@@ -537,7 +539,7 @@ def remove(names: tuple[str, ...], force: bool, as_json: bool) -> None:
 
 @cli.command()
 @click.option("--output-dir", default=None, help="Where `add` writes modules (default: tools).")
-@click.option("--line-length", type=click.IntRange(min=1), default=None, help="black's line length for generated code (default: 99).")
+@click.option("--line-length", type=click.IntRange(min=1), help="black's line length for generated code (default: 99).")
 def init(output_dir: str | None, line_length: int | None) -> None:
     """Write the [tool.vendorgen] table, with comments, into pyproject.toml.
 

@@ -44,7 +44,8 @@ def _url_problems(url: str, what: str) -> list[Problem]:
         address = ipaddress.ip_address(host)
     except ValueError:
         address = None
-    if host == "localhost" or host.endswith(".localhost") or (address and (address.is_loopback or address.is_unspecified)):
+    loopback = address is not None and (address.is_loopback or address.is_unspecified)
+    if loopback or host == "localhost" or host.endswith(".localhost"):
         return [Problem(f"{what} is at {url}, a loopback address: from a Space that is the Space itself", True)]
     if address is not None and (address.is_private or address.is_link_local):
         return [Problem(f"{what} is at {url}, a private address a Space can probably not reach", False)]
@@ -63,7 +64,8 @@ def _stdio_problems(server: dict[str, Any], root: Path) -> list[Problem]:
     if "-m" in args[:-1]:
         module = args[args.index("-m") + 1]
         if _local_module(module, root):
-            problems.append(Problem(f"its MCP server runs the module {module} from this project, which the Space does not have", True))  # fmt: skip
+            where = f"its MCP server runs the module {module} from this project"
+            problems.append(Problem(f"{where}, which the Space does not have", True))
         else:
             problems.append(Problem(f"its MCP server runs python -m {module}: the Space must have it installed", False))
     elif not problems and command not in ("python", "python3") and shutil.which(command) is not None:

@@ -11,7 +11,7 @@ stable (sorted by Space id) and every Space is pinned to a commit.
 from __future__ import annotations
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.sources import AddOptions
+from vendorgen.sources import AddOptions, shown_wait
 from vendorgen.sources.hub import bound_hub_requests, hub_errors
 
 OPTIONS = frozenset({"trust", "keep_going", "token"})
@@ -28,7 +28,7 @@ def members(target: str, options: AddOptions) -> list[str]:
     from huggingface_hub import HfApi  # lazy: only hub/collection sources pay for it
 
     bound_hub_requests()
-    with hub_errors(f"collection {target}"):
+    with hub_errors(f"collection {target}"), shown_wait(f"collection:{target}"):
         collection = HfApi(token=options.token or None).get_collection(target)
     spaces = sorted({item.item_id for item in collection.items if item.item_type == "space"})
     if not spaces:

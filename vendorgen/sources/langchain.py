@@ -172,7 +172,11 @@ def _required_arguments(function: Any) -> list[str]:
     except (TypeError, ValueError):
         return []
     variadic = (inspect_module.Parameter.VAR_POSITIONAL, inspect_module.Parameter.VAR_KEYWORD)
-    return [parameter.name for parameter in parameters if parameter.default is parameter.empty and parameter.kind not in variadic]  # fmt: skip
+    return [
+        parameter.name
+        for parameter in parameters
+        if parameter.default is parameter.empty and parameter.kind not in variadic
+    ]
 
 
 def tools_of(value: Any, where: str, depth: int = 0) -> tuple[str, list[Any]]:
