@@ -476,7 +476,7 @@ def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, sho
 @click.option("--offline", is_flag=True, help="Show only local edits; do not contact the sources.")
 @click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
 def diff(names: tuple[str, ...], offline: bool, as_json: bool) -> None:
-    """Show upstream changes and local edits of NAME (default: every module), separately.
+    """Show each module's upstream changes and local edits, apart.
 
     Upstream: the locked snapshot against what the source answers now, as a
     schema summary and a diff of the generated code. Local: the code the locked
@@ -541,7 +541,7 @@ def remove(names: tuple[str, ...], force: bool, as_json: bool) -> None:
 @click.option("--output-dir", default=None, help="Where `add` writes modules (default: tools).")
 @click.option("--line-length", type=click.IntRange(min=1), help="black's line length for generated code (default: 99).")
 def init(output_dir: str | None, line_length: int | None) -> None:
-    """Write the [tool.vendorgen] table, with comments, into pyproject.toml.
+    """Write a commented [tool.vendorgen] table into pyproject.toml.
 
     For a project that wants the defaults visible. The table goes into the
     project root's pyproject.toml (created if there is none; the rest of the
