@@ -632,8 +632,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: errors become one `error: ...` line and an exit code (2 for every usage error)."""
     from vendorgen import sources
 
-    if sys.stderr.isatty():
-        sources.show_waits(sys.stderr)
+    _Output.command, _Output.json_printed = "", False
+    sources.show_waits(sys.stderr if sys.stderr.isatty() else None)
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="vendorgen", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # `vendorgen` alone: the help, as --help shows it
