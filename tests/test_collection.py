@@ -44,7 +44,7 @@ def locked(project: Project) -> dict[str, dict]:
 def test_every_space_in_a_stable_order_with_progress(collection: FakeHub, project: Project) -> None:
     result = add(collection, project, "--trust")
     assert result.exit_code == 0, result.stderr
-    assert result.stderr.splitlines() == ["[1/2] hub:tester/alpha", "[2/2] hub:tester/zeta"]
+    assert result.stderr == ""  # the progress bar is for a terminal only
     assert [line for line in result.stdout.splitlines() if line.startswith("wrote")] == [
         "wrote tools/alpha.py (AlphaTool)",
         "wrote tools/zeta.py (ZetaTool)",

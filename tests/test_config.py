@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import Project
 from vendorgen import TEMPLATES_VERSION
-from vendorgen.config import Config, Excluded, load_config
+from vendorgen.config import Config, Excluded, init_table, load_config
 from vendorgen.errors import SchemaError, UsageError
 from vendorgen.sources import space
 
@@ -162,3 +162,35 @@ def test_fingerprint_parts_concern_only_what_applies(tmp_path: Path) -> None:
     assert shared.startswith(f"{TEMPLATES_VERSION} custom:")
     (tmp_path / "tpl" / "_macros.py.j2").write_text("shared, edited\n")
     assert load_config(tmp_path).fingerprint("space", SOURCE, ["convert"]) != shared
+
+
+# -- vendorgen init ------------------------------------------------------------------------------
+
+
+def test_init_adds_the_table_and_keeps_everything_else(tmp_path: Path) -> None:
+    original = '[project]\nname = "demo"  # mine\n\n[tool.black]  # black\nline-length = 100\n'
+    (tmp_path / "pyproject.toml").write_text(original)
+    init_table(tmp_path, "agent/tools", 88)
+    text = (tmp_path / "pyproject.toml").read_text()
+    assert text.startswith(original) and "\n[tool.vendorgen]\n" in text
+    config = load_config(tmp_path)
+    assert (config.output_dir, config.line_length) == ("agent/tools", 88)
+    assert not list(tmp_path.glob(".pyproject.toml*"))  # no staging file left
+
+
+@pytest.mark.parametrize(
+    "existing",
+    ['[tool.vendorgen]\noutput_dir = "x"\n', '[tool.vendorgen.overrides.convert]\nname = "c"\n'],
+)
+def test_init_refuses_an_existing_table(tmp_path: Path, existing: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(existing)
+    with pytest.raises(UsageError, match=r"already has a \[tool.vendorgen\] table"):
+        init_table(tmp_path)
+    assert (tmp_path / "pyproject.toml").read_text() == existing
+
+
+def test_init_refuses_a_pyproject_it_cannot_parse(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project\n")
+    with pytest.raises(UsageError, match="pyproject.toml: "):
+        init_table(tmp_path)
+    assert (tmp_path / "pyproject.toml").read_text() == "[project\n"

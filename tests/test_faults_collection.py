@@ -53,5 +53,4 @@ def test_a_download_cut_short_in_the_second_space_writes_nothing(collection: Fak
     collection.break_next(r"/tester/zeta/resolve/", "cut", times=10)
     result = add(project, collection.client_env(project.root.parent / "hf_home"))
     one_error_line(result, "error: hub:tester/zeta: cannot reach the Hub")
-    assert "[2/2] hub:tester/zeta" in result.stderr
     assert sorted(project.snapshot()) == ["pyproject.toml"]

@@ -98,7 +98,7 @@ def test_prints_a_review_with_the_lines_of_the_written_file(fakehub: FakeHub, pr
         line_number = int(row.split()[1])
         assert construct.removeprefix("import ").removesuffix(".get") in lines[line_number - 1], (construct, row)
 
-    as_json = json.loads(add(fakehub, project, f"hub:{SPACE}", "--trust", "--dry-run", "--json").stdout)
+    as_json = json.loads(add(fakehub, project, f"hub:{SPACE}", "--trust", "--dry-run", "--json").stdout)["modules"]
     flagged = {(item["category"], item["construct"]) for item in as_json[0]["review"]["flagged"]}
     assert flagged == {("network", "import requests"), ("environment", "os.environ.get"), ("network", "requests.get")}
     assert as_json[0]["written"] is False and as_json[0]["requirements"] == []

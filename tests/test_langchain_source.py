@@ -268,7 +268,7 @@ def test_tool_subset_prefix_and_name(tmp_path: Any) -> None:
     project = Project(tmp_path)
     result = project.run("add", f"langchain:{MODULE}:text_toolkit", "--tool", "reverse", "--prefix", "txt", "--json")
     assert result.exit_code == 0, result.stderr
-    [entry] = json.loads(result.stdout)
+    [entry] = json.loads(result.stdout)["modules"]
     assert entry["name"] == "txt_reverse" and [tool["name"] for tool in entry["tools"]] == ["txt_reverse"]
     result = project.run("add", f"langchain:{MODULE}:search_docs", "--name", "find")
     assert result.exit_code == 0, result.stderr

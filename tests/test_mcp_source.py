@@ -62,7 +62,7 @@ def vendor(project: Project, uri: str, *args: str, env: dict[str, str] | None = 
     """`vendorgen add URI ARGS --json` in `project`, then import the module it wrote."""
     result = project.run("add", uri, *args, "--json", env=env)
     assert result.exit_code == 0, result.stderr
-    [entry] = json.loads(result.stdout)
+    [entry] = json.loads(result.stdout)["modules"]
     return project.import_module(entry["path"])
 
 

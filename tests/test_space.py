@@ -51,7 +51,7 @@ def test_one_module_per_endpoint_with_lock_and_snapshots(vendored: Project, grad
     assert entry["path"] == "tools/convert.py"
     snapshot = json.loads((vendored.root / entry["schema"]).read_text())
     assert snapshot["api_name"] == "/convert" and snapshot["endpoint"]["parameters"]
-    listed = json.loads(vendored.run("list", "--json").stdout)
+    listed = json.loads(vendored.run("list", "--json").stdout)["modules"]
     assert {row["name"]: row["status"] for row in listed} == dict.fromkeys(ENDPOINTS, "clean")
 
 

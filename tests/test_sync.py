@@ -162,7 +162,7 @@ def test_update_merges_local_edits_with_the_upstream_change(upstream: Upstream, 
     snapshot = json.loads((copy.root / entry["schema"]).read_text())
     assert [p["parameter_name"] for p in snapshot["endpoint"]["parameters"]] == ["value", "unit", "precision"]
     # The file still carries the edits, so it is "edited" against the new lock entry, not outdated.
-    listed = {row["name"]: row["status"] for row in json.loads(copy.run("list", "--json").stdout)}
+    listed = {row["name"]: row["status"] for row in json.loads(copy.run("list", "--json").stdout)["modules"]}
     assert listed == {"convert": "edited", "greet": "clean", "wave": "clean"}
     assert copy.run("check", "--allow-edits").exit_code == 0
     # A second update finds nothing new and keeps the edits.
@@ -277,7 +277,7 @@ def test_an_unreachable_source_is_exit_2_and_writes_nothing(copy: Project) -> No
     before = copy.snapshot()
     check = copy.run("check", "--remote", "greet")
     assert check.exit_code == 2
-    assert "greet (space:http://127.0.0.1:9/): cannot check: cannot read the Gradio API" in check.stdout
+    assert "space:http://127.0.0.1:9/: cannot check greet: cannot read the Gradio API" in check.stdout
     update = copy.run("update", "greet")
     assert update.exit_code == 2 and update.stderr.startswith("error: could not update greet: cannot read")
     diff = copy.run("diff", "greet")

@@ -267,7 +267,7 @@ def test_list_shows_each_status(copy: Project) -> None:
         "        # mine\n        if self.client is None:\n",
     )
     (copy.root / "tools/describe.py").unlink()
-    rows = {row["name"]: row for row in json.loads(copy.run("list", "--json").stdout)}
+    rows = {row["name"]: row for row in json.loads(copy.run("list", "--json").stdout)["modules"]}
     assert {name: row["status"] for name, row in rows.items()} == {"convert": "edited", "describe": "missing"}
     assert rows["describe"]["problems"] == ["tools/describe.py is missing: `vendorgen update describe` restores it"]
 
@@ -275,7 +275,7 @@ def test_list_shows_each_status(copy: Project) -> None:
     assert copy.run("update", "--offline", "describe").exit_code == 0
     path = copy.root / "vendorgen.lock"
     path.write_text(path.read_text().replace(f'"vendorgen {__version__}"', '"vendorgen 0.0.9"'))
-    rows = {row["name"]: row for row in json.loads(copy.run("list", "--json").stdout)}
+    rows = {row["name"]: row for row in json.loads(copy.run("list", "--json").stdout)["modules"]}
     assert {name: row["status"] for name, row in rows.items()} == {"convert": "conflict", "describe": "outdated"}
     text = copy.run("list").stdout
     assert "convert                  conflict tools/convert.py" in text

@@ -26,7 +26,7 @@ def new_project(tmp_path_factory: pytest.TempPathFactory, name: str) -> Project:
 def vendor(project: Project, *args: str) -> ModuleType:
     result = project.run("add", *args, "--json")
     assert result.exit_code == 0, result.stderr
-    [entry] = json.loads(result.stdout)
+    [entry] = json.loads(result.stdout)["modules"]
     return project.import_module(entry["path"])
 
 

@@ -6,25 +6,51 @@ imports what it needs, so `vendorgen --help` stays fast.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from vendorgen import __version__
-from vendorgen.errors import VendorgenError
+from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.literals import terminal_text
 
 if TYPE_CHECKING:  # annotations only: the pipeline loads when a command needs it
     from vendorgen.pipeline import Added, Generated
+    from vendorgen.workspace import Workspace
+
+T = TypeVar("T")
 
 _DEBUG = False
 SPACE_SDKS = ("gradio",)  # `push`: app.py is a Gradio demo
+
+
+# -- output ----------------------------------------------------------------------------------------
+# Everything the commands print goes through these few functions.
+
+
+class _Output:
+    """What the running command prints: text, or (--json) one JSON report on stdout."""
+
+    command = ""  # set by commands given --json
+    json_printed = False
+
+
+def _say(text: str = "", nl: bool = True) -> None:
+    """A line of the command's report (stdout)."""
+    _echo(text, nl=nl)
+
+
+def _note(text: str) -> None:
+    """Something the user should know that is not the report itself (stderr)."""
+    _echo(f"note: {text}", err=True)
 
 
 def _echo(text: str, err: bool = False, nl: bool = True) -> None:
@@ -43,6 +69,94 @@ def _emit_json(value: Any) -> None:
     _echo(json.dumps(value, indent=2, sort_keys=True))
 
 
+def _json_mode(command: str) -> None:
+    """From here on the command reports as JSON: no progress or waits on the terminal."""
+    from vendorgen import sources
+
+    _Output.command = command
+    sources.show_waits(None)
+
+
+def _report(workspace: Workspace | None, ok: bool, modules: list[dict[str, Any]],
+            errors: Sequence[dict[str, Any]] = (), **extra: Any) -> None:  # fmt: skip
+    """The one JSON report every command prints with --json (schema in the README)."""
+    _emit_json({"command": _Output.command, "ok": ok, "root": str(workspace.root) if workspace else None,
+                "modules": modules, "errors": [_error_json(**error) for error in errors], **extra})  # fmt: skip
+    _Output.json_printed = True
+
+
+def _error_json(message: str, source: str | None = None, modules: Sequence[str] = ()) -> dict[str, Any]:
+    return {"message": message, "source": source, "modules": list(modules)}
+
+
+def _shown(workspace: Workspace, relative: str) -> str:
+    """A project path (relative to the root) as seen from where the user stands."""
+    return Path(os.path.relpath(workspace.root / relative)).as_posix()
+
+
+def _progress(items: Sequence[T], label: str) -> Iterator[T]:
+    """`items`, with a progress bar on a terminal's stderr while there are several (never with --json)."""
+    if len(items) < 2 or _Output.command or not sys.stderr.isatty():
+        yield from items
+        return
+    from vendorgen import sources
+
+    sources.show_waits(None)  # the bar says what is being waited for
+    try:
+        with click.progressbar(items, label=label, file=sys.stderr, item_show_func=_item_label) as bar:
+            yield from bar
+    finally:
+        sources.show_waits(sys.stderr)
+
+
+def _item_label(item: object) -> str | None:
+    return None if item is None else str(getattr(item, "name", item))
+
+
+# -- the project -----------------------------------------------------------------------------------
+
+
+def _workspace(need_lock: bool = True) -> Workspace:
+    """The project around the current directory, named once when it is not the current directory.
+
+    `need_lock`: a command about what is vendored refuses a project without a lock.
+    """
+    from vendorgen.workspace import LOCK_NAME, ROOT_MARKERS, Workspace
+
+    workspace = Workspace.discover()
+    if workspace.root != Path.cwd().resolve() and not _Output.command:
+        _echo(f"project: {workspace.root}", err=True)
+    if need_lock and not (workspace.root / LOCK_NAME).is_file():
+        where = f"no {LOCK_NAME} in the project {workspace.root}"
+        why = f"(the nearest directory holding one of {', '.join(ROOT_MARKERS)})"
+        above = next((str(parent) for parent in workspace.root.parents if (parent / LOCK_NAME).is_file()), None)
+        hint = (f"the lock of {above} is above it: run vendorgen there" if above
+                else "nothing is vendored here yet: `vendorgen add --help`")  # fmt: skip
+        raise UsageError(f"{where} {why}; {hint}")
+    return workspace
+
+
+def _refuse_together(ctx: click.Context, first: str, second: str, why: str) -> None:
+    """Two options that contradict each other (parameter names), both given: a usage error."""
+    if all(ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE for name in (first, second)):
+        flags = [_flag(ctx, name) for name in (first, second)]
+        raise UsageError(f"{flags[0]} and {flags[1]} contradict each other: {why}")
+
+
+def _flag(ctx: click.Context, name: str) -> str:
+    return next(param.opts[0] for param in ctx.command.params if param.name == name)
+
+
+def _complete_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of vendored module names, from the lock here."""
+    from vendorgen.workspace import Workspace
+
+    try:
+        return [entry.name for entry in Workspace.discover().read_lock() if entry.name.startswith(incomplete)]
+    except VendorgenError:
+        return []
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="vendorgen")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
@@ -53,6 +167,10 @@ def cli(debug: bool) -> None:
     Example:
       vendorgen add space:http://127.0.0.1:7860/ --api-name /convert
       vendorgen list
+
+    \b
+    Shell completion (bash; zsh and fish alike, see the README):
+      eval "$(_VENDORGEN_COMPLETE=bash_source vendorgen)"
     """
     global _DEBUG
     _DEBUG = debug
@@ -106,40 +224,55 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
       vendorgen add hub:owner/tool-space@main --trust        # prints a review of the code
       vendorgen add collection:owner/agent-tools-0123456789abcdef01234567 --trust --keep-going
     """
-    from vendorgen import pipeline
+    from vendorgen import naming, pipeline, sources
     from vendorgen.sources import AddOptions
-    from vendorgen.workspace import Workspace
 
     from vendorgen import project_python
 
     if python:
         os.environ[project_python.ENV_VAR] = python  # read where the project's interpreter is needed
+    if as_json:
+        _json_mode("add")
+    ctx = click.get_current_context()
+    _refuse_together(ctx, "api_name", "all_endpoints", "give one endpoint, or take them all")
+    kind, _ = sources.split_uri(source)
+    typed = [name for name in options if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE]
+    given = {name: _flag(ctx, name) for name in typed}  # not HF_TOKEN from the environment
+    sources.check_options(kind, given)
+    notes = []
+    if options["name"] is not None and naming.python_name(options["name"]) != options["name"]:
+        notes.append(f"--name {options['name']} is used as {naming.python_name(options['name'])} (a Python name)")
+    for note in [] if as_json else notes:
+        _note(note)
     options["env"] = tuple(options["env"])
     options["tools"] = tuple(options["tools"])
-    workspace = Workspace.discover()
-    added = pipeline.add(workspace, source, AddOptions(**options), out_dir, dry_run, progress=_counted)
-    out = Path(out_dir or workspace.config.output_dir)
+    workspace = _workspace(need_lock=False)
+    added = pipeline.add(workspace, source, AddOptions(**options), out_dir, dry_run,
+                         progress=lambda uris: _progress(uris, "vendoring"))  # fmt: skip
+    out = workspace.inside(Path(out_dir or workspace.config.output_dir), "output directory")
     if as_json:
-        _emit_json(
-            [
-                {
-                    "name": item.module.name,
-                    "path": (out / f"{item.module.name}.py").as_posix(),
-                    "tools": [{"name": tool.name, "class": tool.class_name} for tool in item.module.tools],
-                    "written": not dry_run,
-                    **_review_json(item),
-                }
-                for item in added.generated
-            ]
-        )
+        modules = [
+            {
+                "name": item.module.name,
+                "path": workspace.relative(out / f"{item.module.name}.py"),
+                "source": item.module.source,
+                "status": "not written" if dry_run else "written",
+                "tools": [{"name": tool.name, "class": tool.class_name} for tool in item.module.tools],
+                "written": not dry_run,
+                **_review_json(item),
+            }
+            for item in added.generated
+        ]
+        errors = [{"message": str(failure.error), "source": failure.uri} for failure in added.failed]
+        _report(workspace, not added.failed, modules, errors, notes=notes)
     else:
         for item in added.generated:
-            path = (out / f"{item.module.name}.py").as_posix()
+            path = _shown(workspace, workspace.relative(out / f"{item.module.name}.py"))
             if dry_run:
-                _echo(f"# --- {path} (not written)")
-                _echo(item.code, nl=False)
+                _say(f"# --- {path} (not written)")
+                _say(item.code, nl=False)
             else:
-                _echo(f"wrote {path} ({_classes(item)})")
+                _say(f"wrote {path} ({_classes(item)})")
             _print_review(item, path)
         if added.generated and not dry_run:
             _print_runtime_check(workspace, [item.module.requirements for item in added.generated])
@@ -154,12 +287,12 @@ def _print_runtime_check(workspace: Any, requirement_lists: list[tuple[str, ...]
     needed = runtime.union(requirement_lists)
     interpreter = project_python.find(workspace.root)
     statuses = runtime.status(needed, project_python.installed_versions(interpreter, list(runtime.plain(needed))))
-    click.echo(f"the vendored code needs at run time (Python {runtime.PYTHON}): {' '.join(needed)}")
-    click.echo(f"checked with {interpreter.executable}, {interpreter.found_by}:")
+    _echo(f"the vendored code needs at run time (Python {runtime.PYTHON}): {' '.join(needed)}")
+    _echo(f"checked with {interpreter.executable}, {interpreter.found_by}:")
     for item in statuses:
-        click.echo(item.line())
+        _echo(item.line())
     if not all(item.ok for item in statuses):
-        click.echo("install them there: vendorgen requirements > requirements-vendored.txt; pip install -r requirements-vendored.txt")
+        _echo("install them there: vendorgen requirements > requirements-vendored.txt; pip install -r requirements-vendored.txt")
 
 
 def _classes(item: Generated, shown: int = 5) -> str:
@@ -170,24 +303,16 @@ def _classes(item: Generated, shown: int = 5) -> str:
     return f"{len(names)} tools: {', '.join(names[:shown - 1])}, ..., {names[-1]}"
 
 
-def _counted(uris: list[str]) -> Iterator[str]:
-    """Progress on stderr when a source stands for several (a collection's Spaces): one line per source."""
-    for index, uri in enumerate(uris, 1):
-        if len(uris) > 1:
-            _echo(f"[{index}/{len(uris)}] {uri}", err=True)
-        yield uri
-
-
 def _print_review(item: Generated, path: str) -> None:
     """For code vendored as it is (hub): what it imports and what deserves a look, by line of `path`."""
     if not item.module.original_source:
         return
     from vendorgen.review import review
 
-    _echo(f"review of {path} ({item.module.source} at {item.module.revision[:12]}):")
+    _say(f"review of {path} ({item.module.source} at {item.module.revision[:12]}):")
     for line in review(item.code).lines():
-        _echo(line)
-    _echo(f"  requirements: {', '.join(item.module.requirements) or 'none declared'}")
+        _say(line)
+    _say(f"  requirements: {', '.join(item.module.requirements) or 'none declared'}")
 
 
 def _review_json(item: Generated) -> dict[str, Any]:
@@ -203,8 +328,9 @@ def _raise_failures(added: Added) -> None:
     """`--keep-going`: name every source that failed, then exit 1."""
     if not added.failed:
         return
-    for failure in added.failed:
-        _echo(f"failed: {failure.uri}: {failure.error}", err=True)
+    if not _Output.command:
+        for failure in added.failed:
+            _echo(f"failed: {failure.uri}: {failure.error}", err=True)
     done = len(added.generated)
     raise VendorgenError(
         f"{len(added.failed)} source{'s' * (len(added.failed) != 1)} failed (listed above); "
@@ -230,11 +356,11 @@ def requirements() -> None:
 
     entries = Workspace.discover().read_lock()
     if not entries:
-        click.echo("nothing vendored yet; try `vendorgen add --help`", err=True)
+        _echo("nothing vendored yet; try `vendorgen add --help`", err=True)
         return
-    click.echo(f"# What the code vendorgen wrote needs at run time (Python {runtime.PYTHON}), from vendorgen.lock.")
+    _echo(f"# What the code vendorgen wrote needs at run time (Python {runtime.PYTHON}), from vendorgen.lock.")
     for line in runtime.union(entry.requirements for entry in entries):
-        click.echo(line)
+        _echo(line)
 
 
 @cli.command(name="list")
@@ -253,25 +379,26 @@ def list_(as_json: bool) -> None:
       vendorgen list --json
     """
     from vendorgen import sync
-    from vendorgen.workspace import Workspace
 
-    workspace = Workspace.discover()
-    rows = []
-    for entry in workspace.read_lock():
-        state = sync.local_state(workspace, entry)
-        rows.append({"name": entry.name, "source": entry.source, "tools": list(entry.tools), "path": entry.path,
-                     "revision": entry.revision, "status": state.status, "problems": state.problems})  # fmt: skip
     if as_json:
-        _emit_json(rows)
+        _json_mode("list")
+    workspace = _workspace(need_lock=False)
+    states = [sync.local_state(workspace, entry) for entry in workspace.read_lock()]
+    if as_json:
+        rows = [{"name": state.entry.name, "path": state.entry.path, "source": state.entry.source,
+                 "status": state.status, "tools": list(state.entry.tools), "revision": state.entry.revision,
+                 "problems": state.problems} for state in states]  # fmt: skip
+        _report(workspace, True, rows)
         return
-    if not rows:
-        _echo("nothing vendored yet; try `vendorgen add --help`")
-    for row in rows:
-        _echo(f"{row['name']:<24} {row['status']:<8} {row['path']:<32} {row['source']}")
+    if not states:
+        _say("nothing vendored yet; try `vendorgen add --help`")
+    for state in states:
+        entry = state.entry
+        _say(f"{entry.name:<24} {state.status:<8} {_shown(workspace, entry.path):<32} {entry.source}")
 
 
 @cli.command()
-@click.argument("names", nargs=-1, metavar="[NAME]...")
+@click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=_complete_names)
 @click.option("--remote", is_flag=True, help="Re-inspect the sources and report upstream schema changes instead.")
 @click.option("--allow-edits", is_flag=True, help="Report local edits without failing on them.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -281,11 +408,13 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool
     Regenerates each locked module from its committed snapshot and compares it
     with the file on disk. Reports local edits, vendorgen/template/config drift,
     missing files and vendored-looking files the lock does not list, with
-    unified diffs. Modules whose hashes all match are not regenerated.
+    unified diffs. Modules whose hashes all match are not regenerated. A
+    project without vendorgen.lock is an error (exit 2), not a pass.
 
-    With --remote, re-inspects every source instead and reports what changed
-    upstream (tools or parameters added or removed, types, defaults, enums,
-    descriptions); exit 1 when anything changed, 2 when a source is unreachable.
+    With --remote, re-inspects every source instead (each once, several at a
+    time) and reports what changed upstream (tools or parameters added or
+    removed, types, defaults, enums, descriptions); exit 1 when anything
+    changed, 2 when a source is unreachable.
 
     \b
     Examples:
@@ -294,34 +423,55 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool
       vendorgen check --remote convert
     """
     from vendorgen import sync
-    from vendorgen.workspace import Workspace
 
-    workspace = Workspace.discover()
+    if as_json:
+        _json_mode("check")
+    _refuse_together(click.get_current_context(), "remote", "allow_edits", "--remote checks upstream, not local edits")
+    workspace = _workspace()
     if remote:
-        results = sync.check_remote(workspace, sync.select(workspace.read_lock(), names))
+        entries = sync.select(workspace.read_lock(), names)
+        with _counter(len(entries), "checking sources") as advance:
+            results = sync.check_remote(workspace, entries, advance)
         code = sync.remote_exit_code(results)
         if as_json:
-            _emit_json({"ok": code == 0, "modules": [result.to_json() for result in results]})
+            _report(workspace, code == 0, [result.to_json() for result in results], sync.remote_errors(results))
         else:
-            _echo(sync.render_remote(results), nl=False)
+            _say(sync.render_remote(results), nl=False)
     else:
         report = sync.check(workspace, names, allow_edits)
         code = 0 if report.ok else 1
         if as_json:
-            _emit_json(report.to_json())
+            _report(workspace, report.ok, [state.to_json() for state in report.states], extra=report.extra)
         else:
-            _echo(report.render(), nl=False)
+            _say(report.render(), nl=False)
     if code:
         sys.exit(code)
 
 
+@contextlib.contextmanager
+def _counter(total: int, label: str) -> Iterator[Callable[[int], object]]:
+    """A progress bar over `total` units on a terminal (see `_progress`); yields the function to advance it."""
+    if total < 2 or _Output.command or not sys.stderr.isatty():
+        yield lambda done: None
+        return
+    from vendorgen import sources
+
+    sources.show_waits(None)
+    try:
+        with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
+            yield bar.update
+    finally:
+        sources.show_waits(sys.stderr)
+
+
 @cli.command()
-@click.argument("names", nargs=-1, metavar="[NAME]...")
+@click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=_complete_names)
 @click.option("--offline", is_flag=True, help="Regenerate from the committed snapshots; do not contact the sources.")
 @click.option("--dry-run", is_flag=True, help="Say what would change; write nothing.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the diff of every file that would change; write nothing.")
 @click.option("--trust", is_flag=True, help="Take new upstream code of modules vendored as they are (hub:).")
-def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool, trust: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what changed (or would) as JSON.")
+def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool, trust: bool, as_json: bool) -> None:
     """Re-inspect sources and regenerate vendored modules, keeping local edits.
 
     A file vendorgen wrote and nobody touched is replaced. An edited file is
@@ -339,63 +489,89 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
       vendorgen update shouter --trust    # take a hub tool's new code (read `vendorgen diff` first)
     """
     from vendorgen import sync
-    from vendorgen.workspace import Workspace
 
-    workspace = Workspace.discover()
-    entries = workspace.read_lock()
-    if not entries:
-        _echo("nothing vendored yet; try `vendorgen add --help`")
-        return
-    plan = sync.plan_update(workspace, sync.select(entries, names), offline, trust)
+    if as_json:
+        _json_mode("update")
+    _refuse_together(click.get_current_context(), "offline", "trust", "--offline takes no new upstream code")
+    workspace = _workspace()
+    entries = sync.select(workspace.read_lock(), names)
+    plan = sync.plan_update(workspace, entries, offline, trust, progress=lambda chosen: _progress(chosen, "reading"))
     preview = dry_run or show_diff
-    for step in plan.steps:
-        if step.action != "up to date":
-            _echo(step.render(preview))
-        if step.review:
-            from vendorgen.review import review
-
-            _echo(f"review of the new {step.entry.path} ({step.new_entry.revision[:12]}):")
-            for line in review(step.review).lines():
-                _echo(line)
-        if show_diff and step.diff():
-            _echo(step.diff(), nl=False)
-    current = sum(step.action == "up to date" for step in plan.steps)
-    if current:
-        _echo(f"{current} module{'s' * (current != 1)} up to date")
     if not preview:
         sync.apply_update(workspace, plan.steps)
-    if error := plan.error(preview):
+    error = plan.error(preview)
+    if as_json:
+        modules = [{"name": step.entry.name, "path": step.entry.path, "source": step.entry.source,
+                    "status": step.action, "written": step.writes and not preview, "changes": list(step.changes),
+                    "note": step.note or None, "diff": step.diff() if show_diff else None}
+                   for step in plan.steps]  # fmt: skip
+        errors = [{"message": str(exc), "source": entry.source, "modules": [entry.name]}
+                  for entry, exc in plan.failures]  # fmt: skip
+        _report(workspace, error is None, modules, errors)
+    else:
+        _print_update(workspace, plan.steps, preview, show_diff)
+    if error:
         raise error
 
 
+def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, show_diff: bool) -> None:
+    if not steps:
+        _say("nothing to update")
+    for step in steps:
+        if step.action != "up to date":
+            _say(step.render(preview))
+        if step.review:
+            from vendorgen.review import review
+
+            _say(f"review of the new {_shown(workspace, step.entry.path)} ({step.new_entry.revision[:12]}):")
+            for line in review(step.review).lines():
+                _say(line)
+        if show_diff and step.diff():
+            _say(step.diff(), nl=False)
+    current = sum(step.action == "up to date" for step in steps)
+    if current:
+        _say(f"{current} module{'s' * (current != 1)} up to date")
+
+
 @cli.command()
-@click.argument("name")
-@click.option("--offline", is_flag=True, help="Show only local edits; do not contact the source.")
-def diff(name: str, offline: bool) -> None:
-    """Show NAME's upstream changes and your local edits, separately.
+@click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=_complete_names)
+@click.option("--offline", is_flag=True, help="Show only local edits; do not contact the sources.")
+@click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
+def diff(names: tuple[str, ...], offline: bool, as_json: bool) -> None:
+    """Show each module's upstream changes and local edits, apart.
 
     Upstream: the locked snapshot against what the source answers now, as a
     schema summary and a diff of the generated code. Local: the code the locked
     snapshot generates against the file on disk.
 
     \b
-    Example:
+    Examples:
       vendorgen diff convert
+      vendorgen diff --offline            # local edits of every module
     """
     from vendorgen import sync
-    from vendorgen.workspace import Workspace
 
-    workspace = Workspace.discover()
-    text, error = sync.diff_report(workspace, sync.select(workspace.read_lock(), [name])[0], offline)
-    _echo(text, nl=False)
-    if error is not None:
-        raise error
+    if as_json:
+        _json_mode("diff")
+    workspace = _workspace()
+    reports = sync.diff_reports(workspace, sync.select(workspace.read_lock(), names), offline)
+    failed = [report for report in reports if report.error is not None]
+    if as_json:
+        errors = [{"message": str(report.error), "source": report.local.entry.source,
+                   "modules": [report.local.entry.name]} for report in failed]  # fmt: skip
+        _report(workspace, not failed, [report.to_json() for report in reports], errors)
+    else:
+        _say("\n".join(report.render() for report in reports), nl=False)
+    if failed:
+        worst = max((report.error for report in failed if report.error), key=lambda error: error.exit_code)
+        raise type(worst)("; ".join(f"{report.local.entry.name}: {report.error}" for report in failed))
 
 
 @cli.command()
-@click.argument("names", nargs=-1, required=True, metavar="NAME...")
+@click.argument("names", nargs=-1, required=True, metavar="NAME...", shell_complete=_complete_names)
 @click.option("--force", is_flag=True, help="Delete files with local edits too.")
-def remove(names: tuple[str, ...], force: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what was removed as JSON.")
+def remove(names: tuple[str, ...], force: bool, as_json: bool) -> None:
     """Delete vendored modules: their files, snapshots and lock entries, nothing else.
 
     A file with local edits is kept (and nothing is removed) unless --force.
@@ -405,15 +581,48 @@ def remove(names: tuple[str, ...], force: bool) -> None:
       vendorgen remove convert
     """
     from vendorgen import sync
-    from vendorgen.workspace import LOCK_NAME, Workspace
+    from vendorgen.workspace import LOCK_NAME
 
-    for path in sync.remove(Workspace.discover(), names, force):
-        _echo(f"deleted {path}")
-    _echo(f"removed {', '.join(dict.fromkeys(names))} from {LOCK_NAME}")
+    if as_json:
+        _json_mode("remove")
+    workspace = _workspace()
+    chosen = sync.select(workspace.read_lock(), names)
+    deleted = sync.remove(workspace, names, force)
+    if as_json:
+        modules = [{"name": entry.name, "path": entry.path, "source": entry.source, "status": "removed",
+                    "deleted": [path for path in deleted if path in (entry.path, entry.schema)]}
+                   for entry in chosen]  # fmt: skip
+        _report(workspace, True, modules)
+        return
+    for path in deleted:
+        _say(f"deleted {_shown(workspace, path)}")
+    _say(f"removed {', '.join(dict.fromkeys(names))} from {_shown(workspace, LOCK_NAME)}")
 
 
 @cli.command()
-@click.argument("module")
+@click.option("--output-dir", default=None, help="Where `add` writes modules (default: tools).")
+@click.option("--line-length", type=click.IntRange(min=1), help="black's line length for generated code (default: 99).")
+def init(output_dir: str | None, line_length: int | None) -> None:
+    """Write a commented [tool.vendorgen] table into pyproject.toml.
+
+    For a project that wants the defaults visible. The table goes into the
+    project root's pyproject.toml (created if there is none; the rest of the
+    file, comments included, is kept). An existing [tool.vendorgen] table is
+    never overwritten.
+
+    \b
+    Example:
+      vendorgen init --output-dir agent/tools
+    """
+    from vendorgen.config import init_table
+
+    workspace = _workspace(need_lock=False)
+    path = init_table(workspace.root, output_dir, line_length)
+    _say(f"wrote [tool.vendorgen] to {_shown(workspace, workspace.relative(path))}")
+
+
+@cli.command()
+@click.argument("module", shell_complete=_complete_names)
 @click.argument("repo_id", metavar="OWNER/SPACE")
 @click.option("--tool", "tool_name", metavar="NAME", help="The tool to push when MODULE has several (one per Space).")
 @click.option("--private", is_flag=True, help="Create the Space private (an existing Space keeps its visibility).")
@@ -421,9 +630,10 @@ def remove(names: tuple[str, ...], force: bool) -> None:
 @click.option("--token", envvar="HF_TOKEN", show_envvar=True, help="Token with write access (default: your `hf auth login`; never written or printed).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Also write the Space folder here (required with --dry-run).")
 @click.option("--dry-run", is_flag=True, help="Write the folder to --out and list it; upload nothing.")
+@click.option("--force", is_flag=True, help="Push even a tool that cannot work from a Space (a loopback URL, a local script).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written and pushed as JSON.")
 def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: str, token: str | None,
-         out_dir: Path | None, dry_run: bool, as_json: bool) -> None:  # fmt: skip
+         out_dir: Path | None, dry_run: bool, force: bool, as_json: bool) -> None:  # fmt: skip
     """Publish a vendored tool as a Hub tool Space that smolagents' Tool.from_hub loads.
 
     MODULE is a vendored module's name or path. The Space gets tool.py (the
@@ -432,57 +642,90 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
     to the versions installed here) and README.md (Space card, provenance),
     in one commit; the Space is created if it does not exist.
 
+    A tool that needs what only this machine has (an app on a loopback
+    address, an MCP server started from a local script) is refused unless
+    --force; one that needs something the Space must be given (secrets, a
+    package) gets a warning.
+
     \b
     Examples:
       vendorgen push convert me/convert-tool
       vendorgen push tools/time_server.py me/time --tool get_current_time --dry-run --out space/
     """
     from vendorgen import push as pushing
-    from vendorgen.errors import UsageError
-    from vendorgen.workspace import Workspace
+    from vendorgen import sources
+    from vendorgen.portable import hub_problems
 
+    if as_json:
+        _json_mode("push")
     if dry_run and out_dir is None:
         raise UsageError("--dry-run writes the Space folder to --out DIR: give the directory")
-    folder = pushing.build_folder(Workspace.discover(), module, repo_id, tool_name)
-    for note in folder.notes:
-        _echo(f"note: {note}", err=True)
+    workspace = _workspace()
+    entry = pushing.find_entry(workspace, module)
+    problems = hub_problems(workspace.read_snapshot(entry), workspace.root)
+    folder = pushing.build_folder(workspace, module, repo_id, tool_name)
+    fatal = [problem.message for problem in problems if problem.fatal]
+    if fatal and not dry_run and not force:
+        raise UsageError(f"{entry.name} could not work from a Space: {'; '.join(fatal)}; --force pushes it anyway")
+    notes = [*folder.notes, *(problem.message for problem in problems)]
+    if not as_json:
+        for note in notes:
+            _note(note)
     written = [path.as_posix() for path in pushing.write_folder(folder, out_dir)] if out_dir is not None else []
     url = commit = None
     if not dry_run:
-        url, commit = pushing.upload(folder, repo_id, token=token, private=private, sdk=sdk)
+        with sources.shown_wait(f"the Hub to take {repo_id}"):
+            url, commit = pushing.upload(folder, repo_id, token=token, private=private, sdk=sdk)
     if as_json:
-        _emit_json({"tool": folder.tool.name, "files": list(folder.files), "written": written, "repo_id": repo_id,
-                    "url": url, "commit": commit})  # fmt: skip
+        _report(workspace, True, [{"name": entry.name, "path": entry.path, "source": entry.source,
+                                   "status": "written" if dry_run else "pushed", "tool": folder.tool.name,
+                                   "files": list(folder.files), "written": written, "repo_id": repo_id, "url": url,
+                                   "commit": commit}], notes=notes)  # fmt: skip
         return
     for name, text in folder.files.items():
-        _echo(f"{name:<18} {len(text.encode('utf-8')):>7} bytes")
+        _say(f"{name:<18} {len(text.encode('utf-8')):>7} bytes")
     if out_dir is not None:
-        _echo(f"wrote {out_dir.as_posix()}/" + (" (not uploaded: --dry-run)" if dry_run else ""))
+        _say(f"wrote {out_dir.as_posix()}/" + (" (not uploaded: --dry-run)" if dry_run else ""))
     if not dry_run:
-        _echo(f"pushed {folder.tool.name} to {url} (commit {commit})")
+        _say(f"pushed {folder.tool.name} to {url} (commit {commit})")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point: errors become one `error: ...` line and an exit code."""
+    """Entry point: errors become one `error: ...` line and an exit code (2 for every usage error)."""
+    from vendorgen import sources
+
     warnings.showwarning = _show_warning
+
+    _Output.command, _Output.json_printed = "", False
+    sources.show_waits(sys.stderr if sys.stderr.isatty() else None)
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="vendorgen", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:  # `vendorgen` alone: the help, as --help shows it
+        _echo(exc.ctx.get_help() if exc.ctx else "")
     except click.exceptions.Abort:
         _echo("aborted", err=True)
         sys.exit(1)
     except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
+        _fail(exc.format_message(), exc.exit_code, exc)
     except VendorgenError as exc:
         if _DEBUG:
             raise
-        _echo(f"error: {exc}", err=True)
-        sys.exit(exc.exit_code)
+        _fail(str(exc), exc.exit_code, exc)
     except KeyboardInterrupt:
         _echo("interrupted", err=True)
         sys.exit(130)
     except Exception as exc:  # a bug: still one line, traceback with --debug
         if _DEBUG:
             raise
-        _echo(f"error: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)", err=True)
-        sys.exit(1)
+        _fail(f"unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)", 1, exc)
+
+
+def _fail(message: str, code: int, exc: Exception) -> None:
+    """One `error: ...` line on stderr (and, under --json, the JSON report if none was printed); exit `code`."""
+    message = " ".join(message.split())
+    if isinstance(exc, click.UsageError) and exc.ctx is not None:
+        message = f"{message.rstrip('.')} (see `{exc.ctx.command_path} --help`)"
+    if _Output.command and not _Output.json_printed:
+        _report(None, False, [], [{"message": message}])
+    _echo(f"error: {message}", err=True)
+    sys.exit(code)

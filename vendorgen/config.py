@@ -301,3 +301,50 @@ def _key(prefix: str, *keys: str) -> str:
     bare = (key if key and key.isascii() and all(ch.isalnum() or ch in "-_" for ch in key) else json.dumps(key)
             for key in keys)  # fmt: skip
     return ".".join((prefix, *bare))
+
+
+# -- vendorgen init --------------------------------------------------------------------------------
+
+
+def init_table(root: Path, output_dir: str | None = None, line_length: int | None = None) -> Path:
+    """Add a commented `[tool.vendorgen]` table to `root`'s pyproject.toml (created if missing); its path.
+
+    Edited with tomlkit, so the rest of the file, comments and layout included, stays as it was.
+    An existing table is refused, never overwritten.
+    """
+    import tomlkit
+
+    path = root / "pyproject.toml"
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    try:
+        document = tomlkit.parse(text)
+    except tomlkit.exceptions.ParseError as exc:
+        raise UsageError(f"pyproject.toml: {exc}") from None
+    tool = document.get("tool")
+    if tool is not None and "vendorgen" in tool:
+        raise UsageError(f"{path} already has a [{_ROOT_KEY}] table; edit it there")
+    if output_dir is not None and not output_dir.strip():
+        raise UsageError("--output-dir must not be empty")
+    table = tomlkit.table()
+    table.add(tomlkit.comment("How vendorgen writes vendored tools; every key is optional (README: Configuration)."))
+    for key, value, comment in (
+        ("output_dir", output_dir or DEFAULT_OUTPUT_DIR, "where `vendorgen add` writes modules"),
+        ("line_length", line_length or DEFAULT_LINE_LENGTH, "black's line length for generated code"),
+    ):
+        table.add(key, value)
+        table[key].comment(comment)
+        table[key].trivia.comment_ws = "  "
+    table.add(tomlkit.comment('templates = "vendorgen_templates"  # files here override the built-in templates'))
+    table.add(tomlkit.comment("[tool.vendorgen.overrides.<tool>]: name, class_name, description, params"))
+    table.add(tomlkit.comment('[tool.vendorgen.sources."<source>"]: include, exclude (fnmatch patterns)'))
+    if tool is None:
+        tool = tomlkit.table(is_super_table=True)
+        document.add("tool", tool)
+    tool.add("vendorgen", table)
+    temporary = path.with_name(f".{path.name}.vendorgen-new")  # replaced in one step: never half-written
+    try:
+        temporary.write_text(tomlkit.dumps(document), encoding="utf-8")
+        temporary.replace(path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return path

@@ -54,7 +54,7 @@ def module_code(module: ModuleSpec, schema_sha256: str, workspace: Workspace) ->
 
 def inspect(uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
     kind, target = sources.split_uri(uri)
-    with sources.meanwhile(_import_generator):
+    with sources.meanwhile(_import_generator), sources.inspecting(uri):
         snapshots = sources.load(kind).inspect(target, options)
     # Through JSON and back, so what is generated now is exactly what the committed snapshot regenerates.
     return [json.loads(snapshot_text(snapshot)) for snapshot in snapshots]

@@ -21,13 +21,13 @@ import itertools
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vendorgen.config import GENERATOR, Excluded
-from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.errors import SourceUnreachable, UsageError, VendorgenError
 from vendorgen.merge import has_conflict_markers, merge3, unified_diff
 from vendorgen.projectfiles import VENDORED_HEADER
 from vendorgen.workspace import LOCK_NAME, LockEntry, Workspace, canonical_json, sha256_text
@@ -111,7 +111,7 @@ class LocalState:
         return unified_diff(self.on_disk, self.base, f"a/{path}", f"b/{path}")
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.entry.name, "path": self.entry.path, "status": self.status,
+        return {"name": self.entry.name, "path": self.entry.path, "source": self.entry.source, "status": self.status,
                 "problems": self.problems, "diff": self.diff()}  # fmt: skip
 
 
@@ -273,9 +273,14 @@ class Upstream:
             return ""
         return unified_diff(self.base.code, self.new.code, f"a/{self.entry.path}", f"b/{self.entry.path}")
 
+    @property
+    def status(self) -> str:
+        return "error" if self.error is not None else "changed" if self.changes else "unchanged"
+
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.entry.name, "source": self.entry.source, "changed": bool(self.changes),
-                "changes": list(self.changes), "error": str(self.error) if self.error else None}  # fmt: skip
+        return {"name": self.entry.name, "path": self.entry.path, "source": self.entry.source, "status": self.status,
+                "changed": bool(self.changes), "changes": list(self.changes),
+                "error": str(self.error) if self.error else None}  # fmt: skip
 
 
 class Gone(VendorgenError):
@@ -283,25 +288,22 @@ class Gone(VendorgenError):
 
 
 class Reinspector:
-    """Re-inspects sources, once per source and option set (modules often share both)."""
+    """Re-inspects sources, once per source and option set (modules often share both).
+
+    A source found unreachable is not contacted again for its other modules: they get the same error.
+    """
 
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
         self.answers: dict[str, list[dict[str, Any]] | VendorgenError] = {}
+        self.unreachable: dict[str, SourceUnreachable] = {}
 
     def snapshot(self, entry: LockEntry, locked: dict[str, Any]) -> dict[str, Any]:
         """The live snapshot of `entry`'s module, inspected with the options it was added with."""
-        from vendorgen import pipeline
-
         options = snapshot_options(locked)
         key = entry.source + "\0" + canonical_json(dataclasses.asdict(options))
         if key not in self.answers:
-            try:
-                self.answers[key] = pipeline.inspect(entry.source, options)
-            except UsageError as exc:  # the source answered, but what the options name is not there
-                self.answers[key] = Gone(str(exc))
-            except VendorgenError as exc:
-                self.answers[key] = exc
+            self.answers[key] = self.unreachable.get(entry.source) or self._inspect(entry.source, options)
         answer = self.answers[key]
         if isinstance(answer, Gone):
             raise Gone(
@@ -316,6 +318,19 @@ class Reinspector:
         raise Gone(
             f"{entry.source} no longer offers {entry.name} (it offers {offered}); `vendorgen remove {entry.name}` drops it"
         )
+
+    def _inspect(self, source: str, options: AddOptions) -> list[dict[str, Any]] | VendorgenError:
+        from vendorgen import pipeline
+
+        try:
+            return pipeline.inspect(source, options)
+        except UsageError as exc:  # the source answered, but what the options name is not there
+            return Gone(str(exc))
+        except SourceUnreachable as exc:
+            self.unreachable[source] = exc
+            return exc
+        except VendorgenError as exc:
+            return exc
 
     def compare(self, entry: LockEntry) -> Upstream:
         try:
@@ -354,17 +369,47 @@ def upstream_changes(base: Generated, new: Generated) -> tuple[str, ...]:
     return tuple(describe(base.module, new.module) or snapshot_changes(base.snapshot, new.snapshot))
 
 
-def check_remote(workspace: Workspace, entries: Sequence[LockEntry]) -> list[Upstream]:
+# How many sources `check --remote` inspects at once.
+REMOTE_CONCURRENCY = 4
+
+
+def check_remote(
+    workspace: Workspace, entries: Sequence[LockEntry], progress: Callable[[int], object] = lambda done: None
+) -> list[Upstream]:
+    """Each module compared with its source: the modules of one source in turn, up to REMOTE_CONCURRENCY
+    sources at once. `progress(n)` is called (in this thread) as each source's n modules are done."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
     reinspector = Reinspector(workspace)
-    return [reinspector.compare(entry) for entry in entries]
+    by_source: dict[str, list[LockEntry]] = {}
+    for entry in entries:
+        by_source.setdefault(entry.source, []).append(entry)
+    done: dict[str, Upstream] = {}
+    with ThreadPoolExecutor(max_workers=max(1, min(REMOTE_CONCURRENCY, len(by_source)))) as pool:
+        futures = [pool.submit(lambda group: [reinspector.compare(entry) for entry in group], group)
+                   for group in by_source.values()]  # fmt: skip
+        for future in as_completed(futures):
+            results = future.result()
+            done.update((result.entry.name, result) for result in results)
+            progress(len(results))
+    return [done[entry.name] for entry in entries]
+
+
+def remote_errors(results: Sequence[Upstream]) -> list[dict[str, Any]]:
+    """One error per source (its modules share it when the source is unreachable), in order."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for result in results:
+        if result.error is not None:
+            grouped.setdefault((result.entry.source, str(result.error)), []).append(result.entry.name)
+    return [{"source": source, "modules": names, "message": message} for (source, message), names in grouped.items()]
 
 
 def render_remote(results: Sequence[Upstream]) -> str:
     lines = []
+    for error in remote_errors(results):
+        lines.append(f"{error['source']}: cannot check {', '.join(error['modules'])}: {error['message']}")
     for result in results:
-        if result.error is not None:
-            lines.append(f"{result.entry.name} ({result.entry.source}): cannot check: {result.error}")
-        elif result.changes:
+        if result.changes:
             lines.append(f"{result.entry.name} ({result.entry.source}): changed upstream")
             lines += [f"  {change}" for change in result.changes]
     changed = sum(bool(result.changes) for result in results)
@@ -387,35 +432,65 @@ def remote_exit_code(results: Sequence[Upstream]) -> int:
 # -- diff ------------------------------------------------------------------------------------------
 
 
-def diff_report(workspace: Workspace, entry: LockEntry, offline: bool = False) -> tuple[str, VendorgenError | None]:
-    """Upstream changes (locked snapshot -> live source) and local edits (generated -> disk), apart."""
-    sections = []
-    error = None
-    if not offline:
-        upstream = Reinspector(workspace).compare(entry)
-        error = upstream.error
-        heading = f"upstream changes to {entry.name} since it was locked ({entry.source}):"
-        if upstream.error is not None:
-            body = [f"  cannot tell: {upstream.error}"]
-        elif upstream.changes:
-            body = [f"  {change}" for change in upstream.changes] + [upstream.diff().rstrip("\n")]
+@dataclass(frozen=True)
+class DiffReport:
+    """`vendorgen diff` of one module: upstream changes and local edits apart, and drift."""
+
+    local: LocalState
+    upstream: Upstream | None  # None: offline
+
+    @property
+    def error(self) -> VendorgenError | None:
+        return self.upstream.error if self.upstream is not None else None
+
+    def _drift(self) -> list[str]:
+        return [*([self.local.error] if self.local.error else []), *self.local.drift]
+
+    def render(self) -> str:
+        entry, local, upstream = self.local.entry, self.local, self.upstream
+        sections = []
+        if upstream is not None:
+            heading = f"upstream changes to {entry.name} since it was locked ({entry.source}):"
+            if upstream.error is not None:
+                body = [f"  cannot tell: {upstream.error}"]
+            elif upstream.changes:
+                body = [f"  {change}" for change in upstream.changes] + [upstream.diff().rstrip("\n")]
+            else:
+                body = ["  none"]
+            sections.append("\n".join([heading, *body]))
+        heading = f"local edits in {entry.path} (generated from the locked snapshot -> on disk):"
+        if local.edited and local.base is not None:
+            body = [local.diff().rstrip("\n")]
         else:
-            body = ["  none"]
+            body = ["  none" if local.on_disk is not None else f"  none: {entry.path} is missing"]
         sections.append("\n".join([heading, *body]))
-    local = local_state(workspace, entry, regenerate=True)
-    heading = f"local edits in {entry.path} (generated from the locked snapshot -> on disk):"
-    if local.edited and local.base is not None:
-        body = [local.diff().rstrip("\n")]
-    else:
-        body = ["  none" if local.on_disk is not None else f"  none: {entry.path} is missing"]
-    sections.append("\n".join([heading, *body]))
-    if local.outdated or local.error:
-        heading = f"drift: the lock no longer describes what this vendorgen writes for {entry.name}:"
-        body = [f"  - {problem}" for problem in (*([local.error] if local.error else []), *local.drift)]
-        if not local.edited and local.diff():
-            body.append(local.diff().rstrip("\n"))
-        sections.append("\n".join([heading, *body]))
-    return "\n\n".join(sections) + "\n", error
+        if drift := self._drift():
+            heading = f"drift: the lock no longer describes what this vendorgen writes for {entry.name}:"
+            body = [f"  - {problem}" for problem in drift]
+            if not local.edited and local.diff():
+                body.append(local.diff().rstrip("\n"))
+            sections.append("\n".join([heading, *body]))
+        return "\n\n".join(sections) + "\n"
+
+    def to_json(self) -> dict[str, Any]:
+        entry, local, upstream = self.local.entry, self.local, self.upstream
+        return {
+            "name": entry.name, "path": entry.path, "source": entry.source, "status": local.status,
+            "upstream": None if upstream is None else {"status": upstream.status, "changes": list(upstream.changes),
+                                                       "diff": upstream.diff(), "error": str(upstream.error or "")
+                                                       or None},
+            "local": local.diff() if local.edited else "",
+            "drift": self._drift(),
+        }  # fmt: skip
+
+
+def diff_reports(workspace: Workspace, entries: Sequence[LockEntry], offline: bool = False) -> list[DiffReport]:
+    """For each module, upstream changes (locked snapshot -> live source) and local edits (generated -> disk)."""
+    reinspector = Reinspector(workspace)  # each source read once for all its modules
+    return [
+        DiffReport(local_state(workspace, entry, regenerate=True), None if offline else reinspector.compare(entry))
+        for entry in entries
+    ]
 
 
 # -- update ----------------------------------------------------------------------------------------
@@ -488,15 +563,20 @@ class UpdatePlan:
 
 
 def plan_update(
-    workspace: Workspace, entries: Sequence[LockEntry], offline: bool = False, trust: bool = False
+    workspace: Workspace,
+    entries: Sequence[LockEntry],
+    offline: bool = False,
+    trust: bool = False,
+    progress: Callable[[Sequence[LockEntry]], Iterable[LockEntry]] = iter,
 ) -> UpdatePlan:
     """Regenerate each module from its live source (or its snapshot when `offline`); write nothing.
 
     New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`.
+    `progress` wraps the entries for display.
     """
     reinspector = Reinspector(workspace)
     steps, failures = [], []
-    for entry in entries:
+    for entry in progress(entries):
         try:
             steps.append(_plan_one(workspace, entry, reinspector, offline, trust))
         except VendorgenError as exc:

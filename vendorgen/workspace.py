@@ -71,11 +71,18 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=True)
 
 
+ROOT_MARKERS = (LOCK_NAME, "pyproject.toml", ".git")
+
+
 def find_root(start: Path | None = None) -> Path:
-    """The nearest directory holding pyproject.toml or .git; else the start directory."""
+    """The nearest directory holding vendorgen.lock, pyproject.toml or .git; else the start directory.
+
+    The nearest wins, whichever marker it holds: a package with its own pyproject.toml inside a
+    larger git repository, or a git repository inside another, is a project of its own.
+    """
     start = (start or Path.cwd()).resolve()
     for directory in (start, *start.parents):
-        if (directory / "pyproject.toml").is_file() or (directory / ".git").exists():
+        if any((directory / marker).exists() for marker in ROOT_MARKERS):
             return directory
     return start
 

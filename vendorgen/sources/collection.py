@@ -13,7 +13,10 @@ from __future__ import annotations
 from vendorgen import limits
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.hubclient import bound_hub_requests, hub_errors, within_deadline
-from vendorgen.sources import AddOptions
+from vendorgen.sources import AddOptions, shown_wait
+
+OPTIONS = frozenset({"trust", "keep_going", "token"})
+OPTIONS_HINT = "to name one Space's module or pick its class, vendor that Space with hub:owner/space"
 
 
 def members(target: str, options: AddOptions) -> list[str]:
@@ -23,13 +26,11 @@ def members(target: str, options: AddOptions) -> list[str]:
             f"collection:{target} is code from the Hub that runs in your process when you import it; "
             "pass --trust once you accept that (the counterpart of trust_remote_code=True), then review the files"
         )
-    if options.name or options.class_name:
-        raise UsageError("--name and --class pick one Space's module and class; vendor that Space with hub:owner/space")
     from huggingface_hub import HfApi  # lazy: only hub/collection sources pay for it
 
     bound_hub_requests()
     api = HfApi(token=options.token or None)
-    with hub_errors(f"collection {target}"):
+    with hub_errors(f"collection {target}"), shown_wait(f"collection:{target}"):
         collection = within_deadline(lambda: api.get_collection(target), f"the Hub at {api.endpoint} for collection {target}")
     spaces = sorted({item.item_id for item in collection.items if item.item_type == "space"})
     limits.TOOLS.check(len(spaces), f"collection {target}")

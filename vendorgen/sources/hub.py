@@ -29,6 +29,7 @@ from vendorgen.review import refuse_disguised_names
 from vendorgen.sources import AddOptions, waiting
 from vendorgen.toolfile import REQUIRED, ToolFile
 
+OPTIONS = frozenset({"trust", "name", "class_name", "token"})
 # Unused: a hub module is the author's code, checked verbatim by the gate rather than against an allow-list.
 ALLOWED_IMPORTS: frozenset[str] = frozenset()
 

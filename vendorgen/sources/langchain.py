@@ -30,6 +30,7 @@ from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, replay_options
 
+OPTIONS = frozenset({"tools", "prefix", "name"})
 ALLOWED_IMPORTS = frozenset(
     {
         "__future__.annotations",
@@ -43,8 +44,6 @@ ALLOWED_IMPORTS = frozenset(
 )
 
 SHAPES = ("tool", "tool_class", "toolkit", "toolkit_class", "list", "factory")
-_NOT_FOR_LANGCHAIN = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "class_name": "--class",
-                      "keep_going": "--keep-going", "env": "--env"}  # fmt: skip
 # Return annotations with a smolagents type; anything else is "any".
 _RETURNS = {str: ("string", "str"), int: ("integer", "int"), float: ("number", "float"), bool: ("boolean", "bool"),
             dict: ("object", "dict[str, Any]"), list: ("array", "list[Any]")}  # fmt: skip
@@ -86,21 +85,12 @@ def inspect_in_child(target: str, fields: dict[str, Any]) -> list[dict[str, Any]
 
 
 def inspect_here(target: str, options: AddOptions) -> list[dict[str, Any]]:
-    for field_name, flag in _NOT_FOR_LANGCHAIN.items():
-        if getattr(options, field_name):
-            raise UsageError(f"{flag} does not apply to langchain: sources")
     module_name, attr = parse_target(target)
     module = _import(module_name)
     try:
         value = getattr(module, attr)
     except AttributeError:
-        found = sorted(
-            name
-            for name, value in vars(module).items()
-            if _is_tool_like(value)
-            and not name.startswith("_")
-            and (not isinstance(value, type) or value.__module__ == module_name)  # not imported classes
-        )
+        found = _offered(module, module_name)
         hint = f"; it has {', '.join(found)}" if found else ""
         raise UsageError(f"{module_name} has no attribute {attr}{hint}") from None
     except Exception as exc:  # a module-level __getattr__ that fails
@@ -177,6 +167,41 @@ def _is_tool_like(value: Any) -> bool:
     )
 
 
+def _offered(module: Any, module_name: str) -> list[str]:
+    """What `<attr>` could name in `module`: tools, tool classes, toolkits, lists of tools and factories."""
+    from langchain_core.tools import BaseTool
+
+    def offered(value: Any) -> bool:
+        if _is_tool_like(value):
+            return not isinstance(value, type) or value.__module__ == module_name  # not imported classes
+        if isinstance(value, (list, tuple)):
+            return bool(value) and all(isinstance(item, BaseTool) for item in value)
+        return _is_factory(value, module_name)
+
+    return sorted(name for name, value in vars(module).items() if not name.startswith("_") and offered(value))
+
+
+def _is_factory(value: Any, module_name: str) -> bool:
+    """A function of the module that needs no arguments and, if its return is annotated, returns tools."""
+    if not inspect_module.isfunction(value) or value.__module__ != module_name or _required_arguments(value):
+        return False
+    returns = inspect_module.signature(value).return_annotation
+    return returns is inspect_module.Signature.empty or "Tool" in str(returns)
+
+
+def _required_arguments(function: Any) -> list[str]:
+    try:
+        parameters = inspect_module.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    variadic = (inspect_module.Parameter.VAR_POSITIONAL, inspect_module.Parameter.VAR_KEYWORD)
+    return [
+        parameter.name
+        for parameter in parameters
+        if parameter.default is parameter.empty and parameter.kind not in variadic
+    ]
+
+
 def tools_of(value: Any, where: str, depth: int = 0) -> tuple[str, list[Any]]:
     """(shape, LangChain tools) of what `<attr>` names; the generated code resolves it the same way."""
     from langchain_core.tools import BaseTool, BaseToolkit
@@ -197,15 +222,7 @@ def tools_of(value: Any, where: str, depth: int = 0) -> tuple[str, list[Any]]:
     if isinstance(value, (list, tuple)) and value and all(isinstance(item, BaseTool) for item in value):
         return "list", list(value)
     if callable(value) and not isinstance(value, type) and depth == 0:
-        try:
-            required = [
-                parameter.name
-                for parameter in inspect_module.signature(value).parameters.values()
-                if parameter.default is parameter.empty and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)
-            ]
-        except (TypeError, ValueError):
-            required = []
-        if required:
+        if required := _required_arguments(value):
             raise UsageError(f"{where} is a function that needs arguments ({', '.join(required)}); give one that needs none")
         try:
             result = value()

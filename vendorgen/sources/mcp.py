@@ -30,6 +30,7 @@ from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, replay_options, seconds_from_env, waiting
 
+OPTIONS = frozenset({"trust", "env", "tools", "prefix", "name"})
 ALLOWED_IMPORTS = frozenset(
     {
         "__future__.annotations",
@@ -75,8 +76,6 @@ CALL_TIMEOUT = 60.0
 CONNECT_TIMEOUT = 30.0
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_NOT_FOR_MCP = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "class_name": "--class",
-                "keep_going": "--keep-going"}  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
@@ -86,9 +85,6 @@ _NOT_FOR_MCP = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "c
 
 def parse_target(target: str, options: AddOptions) -> dict[str, Any]:
     """What `mcp:<target>` names: the transport and how to reach the server. No I/O."""
-    for field_name, flag in _NOT_FOR_MCP.items():
-        if getattr(options, field_name):
-            raise UsageError(f"{flag} does not apply to mcp: sources")
     if target.startswith("stdio:"):
         return _stdio_target(target[len("stdio:") :], options)
     if options.env:

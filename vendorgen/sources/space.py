@@ -8,16 +8,18 @@ be written into the module, the lock and any pushed Space.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 from vendorgen import limits, naming, schema
 from vendorgen.credentials import refuse_url_credentials
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
-from vendorgen.hubclient import app_token, bound_hub_requests, first_line, hub_errors, within_deadline
+from vendorgen.hubclient import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, waiting
 
+OPTIONS = frozenset({"api_name", "all_endpoints", "name", "token"})
 ALLOWED_IMPORTS = frozenset(
     {
         "__future__.annotations",
@@ -93,13 +95,16 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     return snapshots
 
 
+@functools.cache  # one request per app and run: `check --remote` and `update` read each app once
 def _space_id(target: str) -> str | None:
     """`owner/name` for a Space on the Hub, None for an app URL (refused if it carries credentials)."""
     if target.startswith(("http://", "https://")):
         refuse_url_credentials(target)
         return None
-    if target.count("/") != 1:
-        raise UsageError(f"space:{target} is neither owner/name nor an http(s) URL")
+    if not REPO_ID.fullmatch(target):
+        # `127.0.0.1:7860/`, `localhost:7860`: an address without its scheme.
+        hint = f"; for an app at that address, use space:http://{target}" if ":" in target else ""
+        raise UsageError(f"space:{target} is neither owner/name nor an http(s) URL{hint}")
     return target
 
 
