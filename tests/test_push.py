@@ -327,7 +327,7 @@ def test_mcp_tool_round_trips(fakehub: FakeHub, tmp_path: Path) -> None:
                 "output_type": vendored.output_type,
             }
         finally:
-            module._Session.get().close()
+            module._ServerTool.session.close()
 
 
 LANGCHAIN_PACKAGE = '''\

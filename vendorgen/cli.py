@@ -296,11 +296,13 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
                 click.echo(line)
         if show_diff and step.diff():
             click.echo(step.diff(), nl=False)
+    for note in plan.runtime.notes if plan.runtime else ():
+        click.echo(f"would {note}" if preview else note)
     current = sum(step.action == "up to date" for step in plan.steps)
     if current:
         click.echo(f"{current} module{'s' * (current != 1)} up to date")
     if not preview:
-        sync.apply_update(workspace, plan.steps)
+        sync.apply_update(workspace, plan.steps, plan.runtime)
     if error := plan.error(preview):
         raise error
 

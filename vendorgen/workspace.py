@@ -31,13 +31,14 @@ import json
 import os
 import time
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from vendorgen.config import load_config
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.runtime import RuntimeEntry
 
 LOCK_NAME = "vendorgen.lock"
 STATE_DIR = ".vendorgen"
@@ -104,7 +105,7 @@ class LockEntry:
         return cls(**values)
 
 
-def dump_lock(entries: list[LockEntry]) -> str:
+def dump_lock(entries: list[LockEntry], runtimes: Iterable[RuntimeEntry] = ()) -> str:
     lines = [
         "# Written by vendorgen: what is vendored, from where, and the hashes that tell edits from drift.",
         f"version = {LOCK_VERSION}",
@@ -118,6 +119,9 @@ def dump_lock(entries: list[LockEntry]) -> str:
             else:
                 rendered = _toml_string(value)
             lines.append(f"{key} = {rendered}")
+    for runtime in sorted(runtimes, key=lambda r: r.path):
+        lines += ["", "[[runtime]]"]
+        lines += [f"{key} = {_toml_string(getattr(runtime, key))}" for key in RuntimeEntry.FIELDS]
     return "\n".join(lines) + "\n"
 
 
@@ -159,17 +163,31 @@ class Workspace:
         self._settle()
         return self._parse_lock()
 
+    def read_runtimes(self) -> list[RuntimeEntry]:
+        """The runtime modules the lock owns (vendorgen.runtime)."""
+        self._settle()
+        return self._parse_runtimes()
+
     def _parse_lock(self) -> list[LockEntry]:
+        return [LockEntry.from_toml(table) for table in self._lock_data().get("module", [])]
+
+    def _parse_runtimes(self) -> list[RuntimeEntry]:
+        try:
+            return [RuntimeEntry(**{key: str(table[key]) for key in RuntimeEntry.FIELDS}) for table in self._lock_data().get("runtime", [])]
+        except (KeyError, TypeError) as exc:
+            raise VendorgenError(f"{LOCK_NAME}: a [[runtime]] entry lacks {exc}") from None
+
+    def _lock_data(self) -> dict[str, Any]:
         path = self.root / LOCK_NAME
         if not path.is_file():
-            return []
+            return {}
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
             raise VendorgenError(f"{LOCK_NAME} is not valid TOML: {exc}") from None
         if data.get("version") != LOCK_VERSION:
             raise VendorgenError(f"{LOCK_NAME} has version {data.get('version')!r}; this vendorgen reads {LOCK_VERSION}")
-        return [LockEntry.from_toml(table) for table in data.get("module", [])]
+        return data
 
     def read_snapshot(self, entry: LockEntry) -> dict[str, Any]:
         path = self.inside(Path(entry.schema), "schema snapshot")
@@ -214,11 +232,20 @@ class Workspace:
         finally:
             os.close(descriptor)  # releases the lock
 
-    def commit(self, files: dict[str, str], entries: list[LockEntry], removed: tuple[str, ...] = ()) -> None:
+    def commit(
+        self,
+        files: dict[str, str],
+        entries: list[LockEntry],
+        removed: tuple[str, ...] = (),
+        runtimes: list[RuntimeEntry] | None = None,
+    ) -> None:
         """Write `files` (root-relative path -> text), delete `removed`, then the new lock.
 
+        `runtimes`: the lock's runtime entries after this; None keeps them as they are.
         Call inside `mutex()`. All or nothing: see the module docstring.
         """
+        if runtimes is None:
+            runtimes = self._parse_runtimes()
         staged_files = []  # (staged name, target, text)
         for relative in sorted(files):
             final = self.relative(self.inside(Path(relative), "output"))
@@ -230,7 +257,7 @@ class Workspace:
             "state": _STAGING,
             "renames": [[staged, final] for staged, final, _ in staged_files],
             "removed": [self.relative(self.inside(Path(relative), "vendored file")) for relative in removed],
-            "lock": dump_lock(entries),
+            "lock": dump_lock(entries, runtimes),
             "created": self._missing_directories(
                 [self.root / STATE_DIR, *((self.root / final).parent for _, final, _ in staged_files)]
             ),
@@ -308,6 +335,7 @@ class Workspace:
             for relative in [final for _, final in journal["renames"]] + journal["removed"] + journal["created"]:
                 self.inside(Path(relative), "path")
             owned = {path for entry in self._parse_lock() for path in (entry.path, entry.schema)}
+            owned |= {runtime.path for runtime in self._parse_runtimes()}
             for relative in journal["removed"]:
                 if relative not in owned and (self.root / relative).exists():
                     raise ValueError(f"it would delete {relative}, which {LOCK_NAME} does not list")
