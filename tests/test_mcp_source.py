@@ -1015,10 +1015,11 @@ def test_gate_accepts_the_module_and_refuses_tampering() -> None:
     code, module = generated(schema, description="A tab\there, a bidi \u202e, a NUL \x00.")
     check_module(code, module, mcp_source.ALLOWED_IMPORTS)
     tampered = {
-        "exception base": code.replace("class MCPToolError(RuntimeError):", "class MCPToolError(BaseException):"),
+        "runtime base": code.replace("class TTool(_ServerTool):", "class TTool(ToolList):"),
+        "runtime import": code.replace("MCPToolError, ToolList\n", "MCPToolError, ToolList, _require\n"),
         "forward default": code.split("def forward")[0] + "def forward" + code.split("def forward")[1].replace(" end'", " END'", 1),
         "server": code.replace('"url": "http://127.0.0.1:1/mcp"', '"url": "http://127.0.0.1:2/mcp"', 1),
-        "import": code.replace("import threading\n", "import threading\nimport subprocess\n"),
+        "import": code.replace("from smolagents import Tool\n", "from smolagents import Tool\nimport subprocess\n"),
         "tool name": code.replace('mcp_name = "t"', 'mcp_name = "u"'),
     }
     for what, changed in tampered.items():

@@ -33,19 +33,18 @@ _NEEDS = {
     "gradio_client": "gradio_client>=1.0",
     "langchain_core": "langchain-core>=0.3",
     "PIL": "pillow",
-    "anyio": "mcp>=1.10",
 }
 
 
-def _require(module: str) -> Any:
-    """Import `module`, or say in one line which package to install."""
-    import importlib
-
+@contextmanager
+def _needs(package: str) -> Iterator[None]:
+    """Imports of `package` inside; one that fails says in one line what to install."""
     try:
-        return importlib.import_module(module)
+        yield
     except ImportError as exc:
-        needed = _NEEDS.get(module.partition(".")[0], module.partition(".")[0])
-        raise ImportError(f"this vendored tool needs {needed} (pip install '{needed}'): {exc}") from None
+        raise ImportError(
+            f"this vendored tool needs {_NEEDS[package]} (pip install '{_NEEDS[package]}'): {exc}"
+        ) from None
 
 
 def _reason(exc: BaseException | None) -> str:
@@ -69,14 +68,15 @@ class VendoredTool(Tool):
 
     def to_langchain(self) -> Any:
         """This tool as a LangChain StructuredTool with the same argument schema."""
-        tools = _require("langchain_core.tools")
+        with _needs("langchain_core"):
+            from langchain_core.tools import StructuredTool
         properties = {}
         for key, spec in self.inputs.items():
             properties[key] = {k: v for k, v in spec.items() if k != "nullable"}
             if properties[key]["type"] in ("image", "audio", "any"):
                 del properties[key]["type"]
         required = [key for key, spec in self.inputs.items() if not spec.get("nullable")]
-        return tools.StructuredTool.from_function(
+        return StructuredTool.from_function(
             func=lambda **arguments: self(**arguments),
             name=self.name,
             description=self.description,
@@ -105,15 +105,15 @@ class SpaceTool(VendoredTool):
 
     def setup(self) -> None:
         """Connect on first use: constructing the tool does no network I/O."""
-        gradio_client = _require("gradio_client")
-        token = _space_token(self.src, self.token)
-        # gradio_client 2 takes `token`, 1.x `hf_token`; False sends no token, not even a saved one.
         import inspect
 
-        parameters = inspect.signature(gradio_client.Client).parameters
-        keyword = "token" if "token" in parameters else "hf_token"
+        with _needs("gradio_client"):
+            from gradio_client import Client
+        token = _space_token(self.src, self.token)
+        # gradio_client 2 takes `token`, 1.x `hf_token`; False sends no token, not even a saved one.
+        keyword = "token" if "token" in inspect.signature(Client).parameters else "hf_token"
         with _gradio_errors(self.src):
-            self.client = gradio_client.Client(self.src, verbose=False, **{keyword: token})
+            self.client = Client(self.src, verbose=False, **{keyword: token})
         _guard_uploads(self.client, self._uploads)
         self.is_initialized = True
 
@@ -266,9 +266,15 @@ class MCPSession:
 
     def call(self, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
         """Send tools/call and return the raw CallToolResult; reconnect once if the server went away."""
-        anyio = _require("anyio")
         sdk = _mcp_sdk()
-        gone = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream, concurrent.futures.CancelledError)
+        import anyio  # installed with mcp
+
+        gone = (
+            anyio.ClosedResourceError,
+            anyio.BrokenResourceError,
+            anyio.EndOfStream,
+            concurrent.futures.CancelledError,
+        )
         error: BaseException | None = None
         for _attempt in range(2):
             connection = self.open()
@@ -369,14 +375,16 @@ class MCPSession:
     def transport(self) -> Any:
         """The mcp SDK client for the server, not yet connected."""
         server = self.server
-        _require("mcp")
+        _mcp_sdk()  # mcp is there
         if server["transport"] == "stdio":
             from mcp import StdioServerParameters
             from mcp.client.stdio import stdio_client
 
             missing = [name for name in server["env"] if name not in os.environ]
             if missing:
-                raise RuntimeError(f"set {', '.join(missing)} in the environment: the MCP server {self.describe()} needs it")
+                raise RuntimeError(
+                    f"set {', '.join(missing)} in the environment: the MCP server {self.describe()} needs it"
+                )
             env = {name: os.environ[name] for name in server["env"]}
             command = sys.executable if server["command"] in ("python", "python3") else server["command"]
             return stdio_client(StdioServerParameters(command=command, args=list(server["args"]), env=env))
@@ -400,9 +408,9 @@ class _MCPSDK:
     """What differs between mcp 1.x and 2.x, found once by looking at what is there."""
 
     def __init__(self) -> None:
-        _require("mcp")
-        from mcp import types
-        from mcp.shared import exceptions
+        with _needs("mcp"):
+            from mcp import types
+            from mcp.shared import exceptions
 
         self.types = types
         self.two = not hasattr(exceptions, "McpError")  # mcp 2 renamed it MCPError
@@ -418,7 +426,9 @@ class _MCPSDK:
     async def call_tool(self, client: Any, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
         """tools/call without the SDK's own output-schema check (which lists every tool first)."""
         types = self.types
-        request = types.CallToolRequest(method="tools/call", params=types.CallToolRequestParams(name=name, arguments=arguments))
+        request = types.CallToolRequest(
+            method="tools/call", params=types.CallToolRequestParams(name=name, arguments=arguments)
+        )
         if self.two:  # seconds as a float, the request itself
             return await client.send_request(request, types.CallToolResult, timeout)
         from datetime import timedelta
@@ -518,9 +528,10 @@ def _content_value(item: Any) -> Any:
         data = base64.b64decode(item.data)
         image_format = _IMAGE_FORMATS.get((item.mimeType or "").lower())
         if image_format is not None:
-            image = _require("PIL.Image")
+            with _needs("PIL"):
+                from PIL import Image
             try:
-                opened = image.open(io.BytesIO(data), formats=[image_format])
+                opened = Image.open(io.BytesIO(data), formats=[image_format])
                 opened.load()
                 return opened
             except Exception:  # PIL cannot read it (a bad checksum...): the file, untouched
@@ -566,13 +577,15 @@ class LangChainTool(VendoredTool):
             if not found:
                 raise LookupError(f"{self.name}: its LangChain source no longer gives a tool named {self.lc_name}")
             self._lc_tool = found[0]
-        return self._lc_tool.invoke({**required, **{key: value for key, value in optional.items() if value is not None}})
+        return self._lc_tool.invoke(
+            {**required, **{key: value for key, value in optional.items() if value is not None}}
+        )
 
 
 def langchain_tools(value: Any) -> list[Any]:
     """The tools a BaseTool, BaseTool class, toolkit (or its class), list of tools, or factory gives."""
-    _require("langchain_core")
-    from langchain_core.tools import BaseTool, BaseToolkit
+    with _needs("langchain_core"):
+        from langchain_core.tools import BaseTool, BaseToolkit
 
     if isinstance(value, type):
         value = value()

@@ -99,7 +99,7 @@ class _Checker:
             for statement in tree.body
             if isinstance(statement, cst.ClassDef) and statement.name.value.startswith("_")
         }
-        # Base classes the runtime module provides (imported from it, so allowed by the source).
+        # Tool base classes the runtime module provides, as this module imports them.
         self.runtime_bases = {
             name.rpartition(".")[2]
             for statement in tree.body
@@ -107,7 +107,7 @@ class _Checker:
             for small in statement.body
             if isinstance(small, cst.ImportFrom)
             for name in _imported_names(tree, small)
-            if runtime.is_runtime_import(name)
+            if runtime.is_runtime_import(name) and name.rpartition(".")[2] in runtime.tool_bases()
         }
         # Filled by `run`, read by the one walk in `check_everywhere`: the roots of template
         # code (whose strings must be plain) and, inside them, the values already compared

@@ -42,6 +42,12 @@ def sha256() -> str:
     return hashlib.sha256(text().encode("utf-8")).hexdigest()
 
 
+@cache
+def tool_bases() -> frozenset[str]:
+    """The runtime's classes that derive from smolagents' Tool: what a tool class may subclass."""
+    return frozenset(_tool_bases(ast.parse(text())))
+
+
 def is_runtime_import(name: str) -> bool:
     """`name` (as the gate spells an import, `._vendored_runtime.X`) is one of the runtime's names."""
     return name.startswith(f".{MODULE}.")
@@ -85,12 +91,11 @@ def inline(module_code: str) -> str:
         if name in used:
             continue
         used.add(name)
-        node = definitions.get(name)
-        if node is None or id(node) in needed:
+        definition = definitions.get(name)
+        if definition is None or id(definition) in needed:
             continue
-        needed.add(id(node))
-        wanted += [child.id for child in ast.walk(node) if isinstance(child, ast.Name)]
-        wanted += [child.value.id for child in ast.walk(node) if isinstance(child, ast.Attribute) and isinstance(child.value, ast.Name)]
+        needed.add(id(definition))
+        wanted += [child.id for child in ast.walk(definition) if isinstance(child, ast.Name)]
     lines = text().splitlines(keepends=True)
     pieces: list[str] = []
     for node in runtime_tree.body:
@@ -103,14 +108,16 @@ def inline(module_code: str) -> str:
         if keep:
             start = node.lineno - 1 - len(getattr(node, "decorator_list", []))
             pieces.append("".join(lines[start : node.end_lineno]))
-    block = "# From _vendored_runtime.py (vendorgen), inlined so that this file stands alone.\n" + "\n\n".join(pieces)
+    block = "# From _vendored_runtime.py (vendorgen), inlined so that this file stands alone.\n" + "\n".join(pieces)
     first = imported[0]
     out = module_code.splitlines(keepends=True)
-    rest = [line for index, line in enumerate(out[first.lineno - 1 :], first.lineno - 1) if not _inside(index, imported)]
+    rest = [
+        line for index, line in enumerate(out[first.lineno - 1 :], first.lineno - 1) if not _inside(index, imported)
+    ]
     code = "".join(out[: first.lineno - 1]) + block + "\n\n" + "".join(rest)
     # smolagents' from_code instantiates the first Tool subclass by name: the runtime's base
     # classes get private names, which sort after the tool's own.
-    for name in _tool_bases(runtime_tree):
+    for name in tool_bases():
         code = re.sub(rf"(?<![\w.]){name}\b", f"_{name}", code)
     return code
 

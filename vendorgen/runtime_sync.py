@@ -49,7 +49,9 @@ def _read(workspace: Workspace, path: str) -> str | None:
         return None
 
 
-def plan(workspace: Workspace, entries: Iterable[LockEntry], merge: bool = False, force: bool = False) -> RuntimeChanges:
+def plan(
+    workspace: Workspace, entries: Iterable[LockEntry], merge: bool = False, force: bool = False
+) -> RuntimeChanges:
     """The runtime copies the modules of `entries` (the lock after this write) need, and those no module needs.
 
     A copy vendorgen wrote is replaced by this vendorgen's; an edited one is kept (`add`,
@@ -96,9 +98,13 @@ def _merged(workspace: Workspace, entry: RuntimeEntry, on_disk: str, changes: Ru
             f"{entry.path} has local edits and was written by {entry.generator}, and git holds no copy of it as"
             " written, so they cannot be merged: save your edits, delete the file, then update again"
         )
-    merged = merge3(base, on_disk, runtime.text(), (f"{entry.path} (your edits)", "as vendorgen wrote it", "vendorgen now"))
+    merged = merge3(
+        base, on_disk, runtime.text(), (f"{entry.path} (your edits)", "as vendorgen wrote it", "vendorgen now")
+    )
     changes.notes.append(
-        f"conflict in {entry.path}: {merged.conflicts} conflict blocks to resolve" if merged.conflicts else f"merged {entry.path}, your edits kept"
+        f"conflict in {entry.path}: {merged.conflicts} conflict blocks to resolve"
+        if merged.conflicts
+        else f"merged {entry.path}, your edits kept"
     )
     return merged.text
 
@@ -111,7 +117,9 @@ def problems(workspace: Workspace, entries: Iterable[LockEntry], allow_edits: bo
         on_disk = _read(workspace, path)
         entry = locked.get(path)
         if entry is None:
-            found.append(f"{path}: the modules beside it need the runtime, which {'is' if on_disk else 'is missing and'} not in the lock: `vendorgen update` writes it")
+            found.append(
+                f"{path}: the modules beside it need the runtime, which {'is' if on_disk else 'is missing and'} not in the lock: `vendorgen update` writes it"
+            )
             continue
         if on_disk is None:
             found.append(f"{path} is missing: `vendorgen update` restores it")
@@ -119,5 +127,7 @@ def problems(workspace: Workspace, entries: Iterable[LockEntry], allow_edits: bo
         if sha256_text(on_disk) != entry.sha256 and not allow_edits:
             found.append(f"{path} has local edits: `vendorgen update` keeps them")
         if entry.sha256 != runtime.sha256() or entry.generator != GENERATOR:
-            found.append(f"{path} was written by {entry.generator}, this is {GENERATOR}: `vendorgen update` replaces it")
+            found.append(
+                f"{path} was written by {entry.generator}, this is {GENERATOR}: `vendorgen update` replaces it"
+            )
     return found
