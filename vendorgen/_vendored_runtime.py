@@ -471,12 +471,13 @@ class MCPTool(VendoredTool):
         """Call the tool with its wire names; an optional argument that is None is left out."""
         arguments = {**required, **{key: value for key, value in optional.items() if value is not None}}
         result = self.session.call(self.mcp_name, arguments, self.timeout)
-        if result.isError:
+        if _field(result, "isError"):
             texts = [item.text for item in result.content if item.type == "text"]
             raise MCPToolError(" ".join(texts) or f"{self.mcp_name} failed and said nothing")
         if self.output_schema is not None:
-            if isinstance(result.structuredContent, dict):
-                return result.structuredContent
+            structured = _field(result, "structuredContent")
+            if isinstance(structured, dict):
+                return structured
             # Servers from before structured output send the JSON as text.
             for item in result.content:
                 if item.type == "text":
@@ -516,6 +517,13 @@ _IMAGE_FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/jpg": "JPEG",
                   "image/webp": "WEBP", "image/bmp": "BMP", "image/tiff": "TIFF"}  # fmt: skip
 
 
+def _field(value: Any, name: str) -> Any:
+    """A field of an mcp result by its protocol name: mcp 1.x spells it so (isError), 2.x in snake case (is_error)."""
+    if hasattr(value, name):
+        return getattr(value, name)
+    return getattr(value, "".join(f"_{c.lower()}" if c.isupper() else c for c in name))
+
+
 def _content_value(item: Any) -> Any:
     """One content item: text as str, an image as a PIL image, audio as a file path.
 
@@ -526,7 +534,7 @@ def _content_value(item: Any) -> Any:
         return item.text
     if item.type == "image":
         data = base64.b64decode(item.data)
-        image_format = _IMAGE_FORMATS.get((item.mimeType or "").lower())
+        image_format = _IMAGE_FORMATS.get((_field(item, "mimeType") or "").lower())
         if image_format is not None:
             with _needs("PIL"):
                 from PIL import Image
@@ -536,9 +544,9 @@ def _content_value(item: Any) -> Any:
                 return opened
             except Exception:  # PIL cannot read it (a bad checksum...): the file, untouched
                 pass
-        return _temporary_file(data, item.mimeType)
+        return _temporary_file(data, _field(item, "mimeType"))
     if item.type == "audio":
-        return _temporary_file(base64.b64decode(item.data), item.mimeType)
+        return _temporary_file(base64.b64decode(item.data), _field(item, "mimeType"))
     if item.type == "resource":
         text = getattr(item.resource, "text", None)
         return text if text is not None else base64.b64decode(item.resource.blob)
