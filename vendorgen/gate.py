@@ -34,8 +34,8 @@ _LAYOUT = (cst.BaseParenthesizableWhitespace, cst.TrailingWhitespace, cst.EmptyL
 
 def check_runtime(text: str, path: str) -> None:
     """The runtime module is accepted by its known hash, never by its shape: it is vendorgen's own file."""
-    if hashlib.sha256(text.encode("utf-8")).hexdigest() != runtime.sha256():
-        raise GateError(f"{path} is not the runtime this vendorgen ships")
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() != runtime.KNOWN_SHA256:
+        raise GateError(f"{path} is not the runtime this vendorgen ships (its installation was changed?)")
 
 
 def check_module(

@@ -58,6 +58,8 @@ def plan(
     `remove`) or merged three ways (`update`, `merge`). A copy no module needs any more is
     deleted, unless edited (then only with `force`).
     """
+    from vendorgen.gate import check_runtime  # libcst: only when something is written
+
     locked = {entry.path: entry for entry in workspace.read_runtimes()}
     changes = RuntimeChanges()
     needed = needed_paths(entries)
@@ -67,6 +69,7 @@ def plan(
         if entry is None and on_disk is not None and on_disk != runtime.text():
             raise UsageError(f"{path} exists and was not written by vendorgen; move it or pick another --out")
         if on_disk is None or entry is None or sha256_text(on_disk) == entry.sha256:
+            check_runtime(runtime.text(), path)
             if on_disk != runtime.text():
                 changes.files[path] = runtime.text()
                 changes.notes.append(f"{'wrote' if on_disk is None else 'updated'} {path}")

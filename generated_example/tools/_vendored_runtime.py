@@ -447,18 +447,12 @@ def _mcp_sdk() -> _MCPSDK:
     return _sdk
 
 
-class MCPTool(VendoredTool):
-    """A tool of an MCP server: calls it through `session` and converts the result."""
+class _ClosesSession:
+    """close(), or the end of a `with` block, closes `session`; the next call opens a new one."""
 
     session: MCPSession
-    mcp_name = ""
-
-    def __init__(self, timeout: float | None) -> None:
-        super().__init__()
-        self.timeout = timeout
 
     def close(self) -> None:
-        """Close the session this module's tools share; the next call opens a new one."""
         self.session.close()
 
     def __enter__(self) -> Any:
@@ -466,6 +460,16 @@ class MCPTool(VendoredTool):
 
     def __exit__(self, *exc_info: Any) -> None:
         self.close()
+
+
+class MCPTool(_ClosesSession, VendoredTool):
+    """A tool of an MCP server: calls it through `session` (shared by its module) and converts the result."""
+
+    mcp_name = ""
+
+    def __init__(self, timeout: float | None) -> None:
+        super().__init__()
+        self.timeout = timeout
 
     def _call(self, required: dict[str, Any], optional: dict[str, Any]) -> Any:
         """Call the tool with its wire names; an optional argument that is None is left out."""
@@ -494,21 +498,12 @@ class MCPTool(VendoredTool):
         return values[0] if len(values) == 1 else values
 
 
-class ToolList(list):  # type: ignore[type-arg]
+class ToolList(_ClosesSession, list):  # type: ignore[type-arg]
     """The tools of a module's `tools()`: a list that also closes their session (close(), or `with`)."""
 
     def __init__(self, session: MCPSession, tools: list[Tool]) -> None:
         super().__init__(tools)
         self.session = session
-
-    def close(self) -> None:
-        self.session.close()
-
-    def __enter__(self) -> Any:
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
 
 
 # The image formats an MCP image item is opened as, by MIME type: only these PIL plugins run
