@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -82,17 +83,23 @@ class Project:
         path.write_text(text.replace(old, new, 1))
 
     def import_module(self, relative: str):
-        """Import a generated file by path, as the user's code would."""
-        import importlib.util
+        """Import a generated file as the user's code would: a module of its package (a fresh copy each time).
+
+        The package gets a new name on every call, so the module and the runtime it imports
+        (`from ._vendored_runtime import ...`) are new copies, with their own sessions.
+        """
+        import importlib
+        import types
 
         path = self.root / relative
-        name = "vendored_" + path.stem + "_" + str(abs(hash(path)))
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        return module
+        package = f"vendored_{path.parent.name}_{next(_PACKAGE_NUMBERS)}"
+        holder = types.ModuleType(package)
+        holder.__path__ = [str(path.parent)]
+        sys.modules[package] = holder
+        return importlib.import_module(f"{package}.{path.stem}")
+
+
+_PACKAGE_NUMBERS = itertools.count()
 
 
 @pytest.fixture

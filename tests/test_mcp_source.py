@@ -71,7 +71,7 @@ def by_name(module: ModuleType) -> dict[str, Any]:
 
 
 def close(module: ModuleType) -> None:
-    module._Session.get().close()
+    module._ServerTool.session.close()
 
 
 @pytest.fixture(scope="module")
@@ -684,11 +684,11 @@ def test_close_context_manager_and_tools_list(stdio_module: ModuleType) -> None:
     pid = counter(stdio_module)["pid"]
     with stdio_module.EchoTool() as echo:
         assert echo(text="in") == "in"
-    assert stdio_module._Session.get().connection is None
+    assert stdio_module._ServerTool.session.connection is None
     with stdio_module.tools() as tools:
         assert isinstance(tools, list) and len(tools) == len(mcp_server.TOOL_NAMES)
         new_pid = counter(stdio_module)["pid"]
-    assert new_pid != pid and stdio_module._Session.get().connection is None
+    assert new_pid != pid and stdio_module._ServerTool.session.connection is None
     # The closed server process is gone.
     time.sleep(0.2)
     with pytest.raises(ProcessLookupError):
@@ -700,19 +700,19 @@ def test_construction_opens_no_connection(stdio_project: Project) -> None:
     threads = threading.active_count()
     tools = module.tools()
     assert len(tools) == len(mcp_server.TOOL_NAMES)
-    assert module._Session.get().connection is None and threading.active_count() == threads
+    assert module._ServerTool.session.connection is None and threading.active_count() == threads
     assert tools[1](text="now") == "now"
-    assert module._Session.get().connection is not None
+    assert module._ServerTool.session.connection is not None
     close(module)
 
 
 def test_process_exit_closes_the_server(stdio_project: Project, tmp_path: Path) -> None:
     script = tmp_path / "use.py"
     script.write_text(
-        "import importlib.util, json, sys\n"
-        f"spec = importlib.util.spec_from_file_location('m', {str(stdio_project.root / 'tools/vendorgen_test.py')!r})\n"
-        "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
-        "print(json.loads(m.CallCounterTool()())['pid'])\n"
+        "import json, sys\n"
+        f"sys.path.insert(0, {str(stdio_project.root)!r})\n"
+        "from tools.vendorgen_test import CallCounterTool\n"
+        "print(json.loads(CallCounterTool()())['pid'])\n"
     )
     import subprocess
 
@@ -732,7 +732,7 @@ def test_result_conversion(stdio_project: Project, monkeypatch: pytest.MonkeyPat
 
     module = stdio_project.import_module("tools/vendorgen_test.py")  # a fresh copy, never connected
     answers: list[Any] = []
-    monkeypatch.setattr(module._Session, "call", lambda self, name, arguments, timeout: answers.pop(0))
+    monkeypatch.setattr(module._ServerTool.session, "call", lambda name, arguments, timeout: answers.pop(0))
 
     def text(value: str) -> Any:
         return types.TextContent(type="text", text=value)
@@ -758,7 +758,7 @@ def test_result_conversion(stdio_project: Project, monkeypatch: pytest.MonkeyPat
 def test_connect_timeout_at_run_time(stdio_project: Project) -> None:
     module = stdio_project.import_module("tools/vendorgen_test.py")  # a fresh copy to change
     module.SERVER["args"] = ["-c", "import time; time.sleep(60)"]
-    module.CONNECT_TIMEOUT = 1.0
+    module._ServerTool.session.connect_timeout = 1.0
     started = time.monotonic()
     with pytest.raises(TimeoutError, match="did not answer within 1.0 s"):
         module.EchoTool()(text="x")
@@ -1015,10 +1015,11 @@ def test_gate_accepts_the_module_and_refuses_tampering() -> None:
     code, module = generated(schema, description="A tab\there, a bidi \u202e, a NUL \x00.")
     check_module(code, module, mcp_source.ALLOWED_IMPORTS)
     tampered = {
-        "exception base": code.replace("class MCPToolError(RuntimeError):", "class MCPToolError(BaseException):"),
+        "runtime base": code.replace("class TTool(_ServerTool):", "class TTool(ToolList):"),
+        "runtime import": code.replace("MCPToolError, ToolList\n", "MCPToolError, ToolList, _require\n"),
         "forward default": code.split("def forward")[0] + "def forward" + code.split("def forward")[1].replace(" end'", " END'", 1),
         "server": code.replace('"url": "http://127.0.0.1:1/mcp"', '"url": "http://127.0.0.1:2/mcp"', 1),
-        "import": code.replace("import threading\n", "import threading\nimport subprocess\n"),
+        "import": code.replace("from smolagents import Tool\n", "from smolagents import Tool\nimport subprocess\n"),
         "tool name": code.replace('mcp_name = "t"', 'mcp_name = "u"'),
     }
     for what, changed in tampered.items():

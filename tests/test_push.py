@@ -25,6 +25,8 @@ from huggingface_hub import HfApi
 from tests.conftest import REPO, Project
 from tests.servers import OFFLINE_ENV, free_port, server_process
 from tests.servers.fakehub import FakeHub, parse_front_matter
+from vendorgen import runtime
+from vendorgen.formatter import format_source
 
 SPACE_FILES = ["README.md", "app.py", "requirements.txt", "tool.py"]
 FROM_HUB = """
@@ -136,8 +138,12 @@ def test_dry_run_writes_the_folder_and_uploads_nothing(vendored: Project, fakehu
     assert result.stdout.splitlines()[-1] == f"wrote {out.as_posix()}/ (not uploaded: --dry-run)"
     assert fakehub.requests == []
 
-    # tool.py is the vendored module itself (one tool: nothing to reduce).
-    assert (out / "tool.py").read_text() == (vendored.root / "tools" / "convert.py").read_text()
+    # tool.py is the vendored module itself (one tool: nothing to reduce), with the runtime it uses inlined.
+    tool_py = (out / "tool.py").read_text()
+    module = (vendored.root / "tools" / "convert.py").read_text()
+    assert tool_py == format_source(runtime.inline(module))
+    assert "from ._vendored_runtime" in module and "_vendored_runtime import" not in tool_py
+    assert "class _SpaceTool(_VendoredTool):" in tool_py and "class MCPSession" not in tool_py
     card = parse_front_matter((out / "README.md").read_bytes())
     assert card["sdk"] == "gradio" and card["app_file"] == "app.py" and card["title"] == "convert"
     assert card["sdk_version"] == importlib.metadata.version("gradio")
@@ -223,7 +229,7 @@ def test_gradio_tool_round_trips(vendored: Project, fakehub: FakeHub, tmp_path: 
 def test_pushing_again_updates_the_same_space(vendored: Project, fakehub: FakeHub, tmp_path: Path) -> None:
     assert push(vendored, fakehub, tmp_path, "convert", "tester/tools").exit_code == 0
     assert push(vendored, fakehub, tmp_path, "stats", "tester/tools").exit_code == 0
-    assert b"class StatsTool(Tool)" in fakehub.files("tester/tools")["tool.py"]
+    assert b"class StatsTool(_SpaceTool)" in fakehub.files("tester/tools")["tool.py"]
     assert from_hub(fakehub, tmp_path, "tester/tools", {"text": "a b"})["result"] == [2, 3, "A B"]
 
 
@@ -329,7 +335,7 @@ def test_mcp_tool_round_trips(fakehub: FakeHub, tmp_path: Path) -> None:
                 "output_type": vendored.output_type,
             }
         finally:
-            module._Session.get().close()
+            module._ServerTool.session.close()
 
 
 LANGCHAIN_PACKAGE = '''\

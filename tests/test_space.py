@@ -16,6 +16,12 @@ import pytest
 from PIL import Image
 
 from tests.conftest import REPO, Project
+from vendorgen import runtime
+from vendorgen.config import GENERATOR
+
+
+def lock_runtime(project: Project) -> list[dict[str, str]]:
+    return tomllib.loads((project.root / "vendorgen.lock").read_text()).get("runtime", [])
 
 ENDPOINTS = ["convert", "describe", "echo_json", "file_info", "keyword", "no_inputs", "nothing", "optional", "stats",
              "thumbnail", "tone"]  # fmt: skip
@@ -34,13 +40,14 @@ def vendored(gradio_app: str, tmp_path_factory: pytest.TempPathFactory) -> Proje
 
 def tool(project: Project, name: str, **kwargs):
     module = project.import_module(f"tools/{name}.py")
-    classes = [value for key, value in vars(module).items() if key.endswith("Tool") and key != "Tool"]
+    classes = [value for key, value in vars(module).items() if key.endswith("Tool") and getattr(value, "__module__", "") == module.__name__]
     assert len(classes) == 1
     return classes[0](**kwargs)
 
 
 def test_one_module_per_endpoint_with_lock_and_snapshots(vendored: Project, gradio_app: str) -> None:
-    assert sorted(path.stem for path in (vendored.root / "tools").glob("*.py")) == ENDPOINTS
+    assert sorted(path.stem for path in (vendored.root / "tools").glob("*.py")) == ["_vendored_runtime", *ENDPOINTS]
+    assert lock_runtime(vendored) == [{"path": "tools/_vendored_runtime.py", "sha256": runtime.sha256(), "generator": GENERATOR}]
     lock = tomllib.loads((vendored.root / "vendorgen.lock").read_text())
     assert lock["version"] == 1
     entries = {entry["name"]: entry for entry in lock["module"]}
@@ -197,18 +204,46 @@ def test_construction_does_no_network_io(vendored: Project) -> None:
     convert = tool(vendored, "convert")
     convert.src = "http://127.0.0.1:9/"
     assert convert.client is None
-    with pytest.raises(Exception):
+    with pytest.raises(ConnectionError, match=r"^cannot reach the Gradio app http://127.0.0.1:9/: ConnectError"):
         convert(value=1)
 
 
-def test_token_from_argument_or_environment(vendored: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_only_file_parameters_upload_files(vendored: Project, gradio_app: str, tmp_path: Path) -> None:
+    """A FileData-shaped dict in a JSON parameter is sent as data: a prompt-injected model cannot upload a local file."""
+    from gradio_client import Client
+    from gradio_client.exceptions import AppError
+
+    secret = tmp_path / "id_rsa"
+    secret.write_text("PRIVATE KEY")
+    value = {"note": [{"path": str(secret), "meta": {"_type": "gradio.FileData"}}]}
+    # The app got the dict as it is, a path on the client's disk that was never uploaded, and says so.
+    with pytest.raises(AppError, match="id_rsa .*because it was not uploaded by a user"):
+        tool(vendored, "echo_json")(data=value)
+    # What the guard prevents: gradio_client on its own uploads it and sends the server's copy.
+    # (It comes back as the path of the copy gradio_client downloaded from the app.)
+    [uploaded] = Client(gradio_app, verbose=False).predict(data=value, api_name="/echo_json")["note"]
+    assert uploaded != str(secret) and Path(uploaded).read_text() == "PRIVATE KEY"
+    # A declared file parameter still uploads.
+    assert tool(vendored, "file_info")(path=str(secret))["size"] == len("PRIVATE KEY")
+
+
+def test_a_hub_token_goes_only_where_the_user_sends_it(vendored: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HF_TOKEN is for the Hub and its Spaces; an explicit token= goes wherever the user points the tool."""
+    monkeypatch.setenv("HF_TOKEN", "hf_from_env")
     explicit = tool(vendored, "convert", token="hf_explicit")
     explicit.setup()
-    assert explicit.client.token == "hf_explicit"
-    monkeypatch.setenv("HF_TOKEN", "hf_from_env")
-    implicit = tool(vendored, "convert")
+    assert explicit.client.headers.get("x-hf-authorization") == "Bearer hf_explicit"
+    implicit = tool(vendored, "convert")  # the app is on 127.0.0.1: not a Hub host
     implicit.setup()
-    assert implicit.client.token == "hf_from_env"
+    assert "hf_from_env" not in json.dumps(dict(implicit.client.headers))
+    assert implicit(value=1, from_unit="km", to_unit="m") == 1000.0
+    module = vendored.import_module("tools/_vendored_runtime.py")
+    assert module._space_token("owner/space", None) is None  # gradio_client sends HF_TOKEN to the Hub
+    assert module._space_token("https://owner-space.hf.space/", None) is None
+    assert module._space_token("https://huggingface.co/spaces/owner/space", None) is None
+    assert module._space_token("http://127.0.0.1:7860/", None) is False  # no token at all, not even a saved one
+    assert module._space_token("https://evil.example/hf.space", None) is False
+    assert module._space_token("https://evil.example/", "hf_explicit") == "hf_explicit"
 
 
 def test_a_code_agent_calls_a_vendored_tool(vendored: Project) -> None:

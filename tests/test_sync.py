@@ -74,10 +74,8 @@ def parse_lock(content: bytes) -> dict[str, dict]:
 
 
 # A user's edits that touch none of the lines version 2 changes.
-SETUP_LINE = "        self.client = Client(self.src, token=token, verbose=False, analytics_enabled=False)\n"
-MY_SETUP_LINE = (
-    "        self.client = Client(self.src, token=token, verbose=False, analytics_enabled=False)  # audited\n"
-)
+SETUP_LINE = '    output_type = "number"\n'
+MY_SETUP_LINE = '    output_type = "number"  # audited\n'
 MY_METHOD = '''
     def describe_units(self) -> str:
         """Added by hand: the units this tool knows."""
@@ -90,7 +88,7 @@ NEW_SIGNATURE = '+        self, value: float = 2, unit: Literal["m", "ft", "km"]
 
 def add_my_edits(project: Project) -> None:
     project.edit("tools/convert.py", SETUP_LINE, MY_SETUP_LINE)
-    project.edit("tools/convert.py", "\n    def to_langchain(self)", MY_METHOD + "\n    def to_langchain(self)")
+    project.edit("tools/convert.py", '    """\n\n    name = "convert"\n', '    """\n' + MY_METHOD + '\n    name = "convert"\n')
 
 
 # -- version 1: nothing changed upstream ------------------------------------------------------------

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, Project
-from vendorgen import __version__
+from vendorgen import TEMPLATES_VERSION, __version__
 from vendorgen.render import builtin_templates_dir
 
 HEADER_LINE = "# Update: vendorgen update {{ module.name }}"
@@ -66,7 +66,10 @@ def check_fails_then_update_fixes(project: Project, *expected: str) -> str:
     assert result.exit_code == 1, result.stdout + result.stderr
     for text in expected:
         assert text in result.stdout, result.stdout
-    assert result.stdout.endswith(" vendored modules differ\n") or "extra file" in result.stdout
+    assert (
+        result.stdout.endswith((" vendored modules differ\n", "the runtime module differs\n"))
+        or "extra file" in result.stdout
+    )
     update = project.run("update", "--offline")
     assert update.exit_code == 0, update.stdout + update.stderr
     after = project.run("check")
@@ -86,8 +89,8 @@ def test_a_fresh_project_is_in_sync(copy: Project) -> None:
 def test_a_local_edit_fails_with_its_diff_unless_edits_are_allowed(copy: Project) -> None:
     copy.edit(
         "tools/convert.py",
-        "        if self.client is None:\n",
-        "        # reviewed\n        if self.client is None:\n",
+        "        return self._predict(",
+        "        # reviewed\n        return self._predict(",
     )
     result = copy.run("check")
     assert result.exit_code == 1
@@ -149,7 +152,7 @@ def test_a_custom_template_changes_the_output_and_check_knows(copy: Project) -> 
     output = check_fails_then_update_fixes(copy, "custom templates now override the built-in ones")
     assert "-# Update: vendorgen update convert\n+# Reviewed by ACME before use.\n" in output
     assert "# Reviewed by ACME before use.\n" in (copy.root / "tools/convert.py").read_text()
-    assert lock(copy)["convert"]["templates"].startswith("1 custom:")
+    assert lock(copy)["convert"]["templates"].startswith(f"{TEMPLATES_VERSION} custom:")
 
     # Another kind's template does not concern space modules.
     (templates / "mcp.py.j2").write_text("{# not used by space modules #}\n")
@@ -159,7 +162,7 @@ def test_a_custom_template_changes_the_output_and_check_knows(copy: Project) -> 
     check_fails_then_update_fixes(copy, "custom templates changed")
     configure(copy, "")
     check_fails_then_update_fixes(copy, "custom templates no longer apply")
-    assert lock(copy)["convert"]["templates"] == "1"
+    assert lock(copy)["convert"]["templates"] == TEMPLATES_VERSION
 
 
 def test_a_line_length_change_is_drift(copy: Project) -> None:
@@ -181,9 +184,9 @@ params = { from_unit = "source_unit", to_unit = "target_unit" }
         copy, "convert (tools/convert.py): outdated", "[tool.vendorgen] settings for it changed"
     )
     assert lock(copy)["convert"]["tools"] == ["convert_length"]
-    assert lock(copy)["describe"]["templates"] == "1"  # the override concerns convert only
+    assert lock(copy)["describe"]["templates"] == TEMPLATES_VERSION  # the override concerns convert only
     code = (copy.root / "tools/convert.py").read_text()
-    assert "class LengthTool(Tool):" in code and 'name = "convert_length"' in code
+    assert "class LengthTool(SpaceTool):" in code and 'name = "convert_length"' in code
     assert "Renamed arguments: source_unit is sent as from_unit, target_unit is sent as to_unit." in code
     tool = copy.import_module("tools/convert.py").LengthTool()  # smolagents validates inputs == forward
     assert list(tool.inputs) == ["value", "source_unit", "target_unit"]
@@ -223,7 +226,11 @@ def test_exclude_skips_tools_at_add_and_flags_vendored_ones(copy: Project, proje
     configure(fresh, f'[tool.vendorgen.sources."space:{gradio_app}"]\ninclude = ["/convert", "stats"]\n')
     added = fresh.run("add", f"space:{gradio_app}", "--all-endpoints")
     assert added.exit_code == 0, added.stderr
-    assert sorted(path.name for path in (fresh.root / "tools").iterdir()) == ["convert.py", "stats.py"]
+    assert sorted(path.name for path in (fresh.root / "tools").iterdir()) == [
+        "_vendored_runtime.py",
+        "convert.py",
+        "stats.py",
+    ]
     assert fresh.run("check").exit_code == 0
 
 
@@ -234,7 +241,11 @@ def test_remove_deletes_only_what_the_lock_owns(copy: Project) -> None:
     assert result.stdout == (
         "deleted tools/convert.py\ndeleted .vendorgen/schemas/convert.json\nremoved convert from vendorgen.lock\n"
     )
-    assert sorted(path.name for path in (copy.root / "tools").iterdir()) == ["describe.py", "helpers.py"]
+    assert sorted(path.name for path in (copy.root / "tools").iterdir()) == [
+        "_vendored_runtime.py",
+        "describe.py",
+        "helpers.py",
+    ]
     assert not (copy.root / ".vendorgen/schemas/convert.json").exists()
     assert list(lock(copy)) == ["describe"]
     assert copy.run("check").exit_code == 0
@@ -243,8 +254,8 @@ def test_remove_deletes_only_what_the_lock_owns(copy: Project) -> None:
 def test_remove_refuses_an_edited_file_without_force(copy: Project) -> None:
     copy.edit(
         "tools/describe.py",
-        "        if self.client is None:\n",
-        "        # mine now\n        if self.client is None:\n",
+        "        return self._predict(",
+        "        # mine now\n        return self._predict(",
     )
     before = copy.snapshot()
     refused = copy.run("remove", "convert", "describe")
@@ -263,8 +274,8 @@ def test_remove_refuses_an_edited_file_without_force(copy: Project) -> None:
 def test_list_shows_each_status(copy: Project) -> None:
     copy.edit(
         "tools/convert.py",
-        "        if self.client is None:\n",
-        "        # mine\n        if self.client is None:\n",
+        "        return self._predict(",
+        "        # mine\n        return self._predict(",
     )
     (copy.root / "tools/describe.py").unlink()
     rows = {row["name"]: row for row in json.loads(copy.run("list", "--json").stdout)["modules"]}
@@ -331,8 +342,8 @@ def edit_then_change_templates(project: Project) -> None:
     """The user edits convert.py, then overrides the template of the header every module has."""
     project.edit(
         "tools/convert.py",
-        "        if self.client is None:\n",
-        "        # mine\n        if self.client is None:\n",
+        "        return self._predict(",
+        "        # mine\n        return self._predict(",
     )
     templates = project.root / "my_templates"
     templates.mkdir()

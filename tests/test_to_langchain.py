@@ -41,7 +41,7 @@ def mcp_module(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]
     module = vendor(project, f"mcp:stdio:python {SERVER_SCRIPT} stdio", "--trust", "--tool", "get-weather",
                     "--tool", "query", "--tool", "lookup_user", "--tool", "fail")  # fmt: skip
     yield module
-    module._Session.get().close()
+    module._ServerTool.session.close()
 
 
 def check_same_schema(vendored, lc_tool) -> None:

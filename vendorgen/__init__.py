@@ -4,4 +4,4 @@ __version__ = "0.1.0"
 
 # Bumped whenever the built-in templates change what they emit, so `check` can
 # tell a template upgrade from a local edit.
-TEMPLATES_VERSION = "1"
+TEMPLATES_VERSION = "2"

@@ -498,18 +498,21 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
     plan = sync.plan_update(workspace, entries, offline, trust, progress=lambda chosen: _progress(chosen, "reading"))
     preview = dry_run or show_diff
     if not preview:
-        sync.apply_update(workspace, plan.steps)
+        sync.apply_update(workspace, plan.steps, plan.runtime)
     error = plan.error(preview)
     if as_json:
         modules = [{"name": step.entry.name, "path": step.entry.path, "source": step.entry.source,
                     "status": step.action, "written": step.writes and not preview, "changes": list(step.changes),
                     "note": step.note or None, "diff": step.diff() if show_diff else None}
                    for step in plan.steps]  # fmt: skip
+        notes = list(plan.runtime.notes) if plan.runtime else []
         errors = [{"message": str(exc), "source": entry.source, "modules": [entry.name]}
                   for entry, exc in plan.failures]  # fmt: skip
-        _report(workspace, error is None, modules, errors)
+        _report(workspace, error is None, modules, errors, **({"notes": notes} if notes else {}))
     else:
         _print_update(workspace, plan.steps, preview, show_diff)
+        for note in plan.runtime.notes if plan.runtime else ():
+            _say(f"would {note}" if preview else note)
     if error:
         raise error
 

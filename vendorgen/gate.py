@@ -11,12 +11,14 @@ import ast
 import dataclasses
 import enum
 import functools
+import hashlib
 import json
 from collections.abc import Collection, Iterator
 from typing import Any, NoReturn
 
 import libcst as cst
 
+from vendorgen import runtime
 from vendorgen.errors import GateError
 from vendorgen.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec, ToolSpec
@@ -26,12 +28,15 @@ from vendorgen.toolfile import ToolFile
 
 # Entry points a template may define beside the tool classes.
 PUBLIC_HELPERS = frozenset({"tools"})
-# Public classes a template may define beside the tool classes, each with the one base it must have
-# (an exception its users can catch by name).
-PUBLIC_CLASSES = {"MCPToolError": "RuntimeError"}
 # Nodes that hold only spaces, newlines and comments: more than half of a module's nodes,
 # and nothing in them is code, so the walk in `check_everywhere` skips them.
 _LAYOUT = (cst.BaseParenthesizableWhitespace, cst.TrailingWhitespace, cst.EmptyLine, cst.Newline, cst.Comment)
+
+
+def check_runtime(text: str, path: str) -> None:
+    """The runtime module is accepted by its known hash, never by its shape: it is vendorgen's own file."""
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() != runtime.KNOWN_SHA256:
+        raise GateError(f"{path} is not the runtime this vendorgen ships (its installation was changed?)")
 
 
 def check_module(
@@ -146,6 +151,16 @@ class _Checker:
             for statement in tree.body
             if isinstance(statement, cst.ClassDef) and statement.name.value.startswith("_")
         }
+        # Tool base classes the runtime module provides, as this module imports them.
+        self.runtime_bases = {
+            name.rpartition(".")[2]
+            for statement in tree.body
+            if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body
+            if isinstance(small, cst.ImportFrom)
+            for name in _imported_names(tree, small)
+            if runtime.is_runtime_import(name) and name.rpartition(".")[2] in runtime.tool_bases()
+        }
         # Filled by `run`, read by the one walk in `check_everywhere`: the roots of template
         # code (whose strings must be plain) and, inside them, the values already compared
         # with the spec (forward's defaults, where remote text belongs).
@@ -175,11 +190,6 @@ class _Checker:
                 name = statement.name.value
                 if name in self.tools:
                     self.check_tool_class(statement, self.tools[name])
-                elif name in PUBLIC_CLASSES:
-                    bases = [self.code(base.value) for base in statement.bases]
-                    if statement.decorators or statement.keywords or bases != [PUBLIC_CLASSES[name]]:
-                        self.fail(f"class {name} must subclass {PUBLIC_CLASSES[name]} and nothing else")
-                    self.mark_template_code(statement)
                 elif not name.startswith("_"):
                     self.fail(f"unexpected class {name}")
                 else:
@@ -228,7 +238,7 @@ class _Checker:
                 self.fail(f"import of {name} is not allowed")
 
     def check_tool_class(self, node: cst.ClassDef, tool: ToolSpec) -> None:
-        bases = {"Tool", *self.private_bases}
+        bases = {"Tool", *self.private_bases, *self.runtime_bases}
         if node.decorators or len(node.bases) != 1 or self.code(node.bases[0].value) not in bases:
             self.fail(f"class {tool.class_name} must subclass Tool (or a helper base here) and nothing else")
         body = list(node.body.body)
@@ -330,10 +340,8 @@ def _imported_names(tree: cst.Module, node: cst.Import | cst.ImportFrom) -> Iter
         for alias in node.names:
             yield tree.code_for_node(alias.name)
         return
-    if node.relative:
-        yield "<relative import>"
-        return
-    module = tree.code_for_node(node.module) if node.module else ""
+    # A relative import keeps its dots: `._vendored_runtime.SpaceTool`.
+    module = "." * len(node.relative) + (tree.code_for_node(node.module) if node.module else "")
     if isinstance(node.names, cst.ImportStar):
         yield f"{module}.*"
         return

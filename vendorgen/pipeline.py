@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vendorgen import sources
+from vendorgen import runtime_sync, sources
 from vendorgen.config import GENERATOR, Excluded
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.model import ModuleSpec
@@ -133,7 +133,8 @@ def add(
             files[path] = item.code
             files[snapshot_path] = snapshot_text(item.snapshot)
             entries[item.module.name] = lock_entry(item, path, snapshot_path)
-        workspace.commit(files, list(entries.values()))
+        runtime = runtime_sync.plan(workspace, entries.values())
+        workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
     return Added(generated, failed)
 
 

@@ -29,6 +29,8 @@ SCHEMAS_DIR = f"{STATE_DIR}/schemas"
 JOURNAL_NAME = f"{STATE_DIR}/journal.json"
 # The first line of every file vendorgen generates; it replaces or deletes only files that start so.
 VENDORED_HEADER = "# Vendored by vendorgen"
+# The module the generated modules of one directory share (vendorgen/runtime.py writes it).
+RUNTIME_FILE = "_vendored_runtime.py"
 # A module name is a file name: bounded so that `.<name>.py.vendorgen-new` stays far below the
 # 255 bytes file systems allow for one name.
 MAX_NAME_LENGTH = 100
@@ -63,6 +65,15 @@ def module_files(name: str, path: str, schema: str) -> tuple[str, str]:
     if schema != snapshot_path(name):
         raise UsageError(f"module {name}: schema {schema!r} is not {snapshot_path(name)}")
     return "/".join(parts), schema
+
+
+def runtime_file(path: str, module_paths: list[str]) -> str:
+    """The runtime module's path, refused unless it is `_vendored_runtime.py` beside a vendored module
+    (whose directory `module_files` has already checked)."""
+    parts = relative_parts(path)
+    if parts[-1] != RUNTIME_FILE or not any(relative_parts(module)[:-1] == parts[:-1] for module in module_paths):
+        raise UsageError(f"runtime path {path!r} is not {RUNTIME_FILE} beside a vendored module")
+    return path
 
 
 def relative_parts(path: str) -> tuple[str, ...]:

@@ -5,7 +5,8 @@ is regenerated from its committed snapshot, so what is published is what the
 lock describes.
 
 - `tool.py`: the vendored module reduced to the one pushed tool, rendered by
-  its own kind's template and passed through the gate. smolagents' `from_code`
+  its own kind's template and passed through the gate, with what it uses of
+  `_vendored_runtime.py` inlined (`runtime.inline`). smolagents' `from_code`
   runs the file and instantiates the first `Tool` subclass in alphabetical
   order with no arguments, so the file holds exactly one. A hub-vendored module
   is the original file, as vendored.
@@ -30,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from vendorgen import __version__, pipeline
+from vendorgen import __version__, pipeline, runtime
 from vendorgen.errors import UsageError
 from vendorgen.formatter import format_source
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
@@ -95,9 +96,15 @@ def build_folder(workspace: Workspace, reference: str, repo_id: str, tool_name: 
     entry = find_entry(workspace, reference)
     generated = pipeline.generate(workspace.read_snapshot(entry), workspace)
     module = replace(generated.module, tools=(_chosen_tool(generated.module, tool_name),))
-    # A hub module is the original file, as vendored; any other is re-rendered with the one tool.
+    # A hub module is the original file, as vendored; any other is re-rendered with the one tool,
+    # and what it uses of the runtime module is inlined: from_hub loads tool.py alone.
     tool_py = (
-        generated.code if module.original_source else pipeline.module_code(module, generated.schema_sha256, workspace)
+        generated.code
+        if module.original_source
+        else format_source(
+            runtime.inline(pipeline.module_code(module, generated.schema_sha256, workspace)),
+            workspace.config.line_length,
+        )
     )
     _check_from_code_picks(tool_py, module)
     templates = workspace.templates_dir()

@@ -34,6 +34,7 @@ from vendorgen.workspace import LOCK_NAME, LockEntry, Workspace, canonical_json,
 
 if TYPE_CHECKING:
     from vendorgen.pipeline import Generated
+    from vendorgen.runtime_sync import RuntimeChanges
     from vendorgen.sources import AddOptions
 
 
@@ -216,6 +217,7 @@ class CheckReport:
     states: list[LocalState]
     extra: list[str]
     allow_edits: bool = False
+    runtime: tuple[str, ...] = ()  # problems of the runtime modules (vendorgen.runtime_sync)
 
     @property
     def failing(self) -> list[LocalState]:
@@ -223,7 +225,7 @@ class CheckReport:
 
     @property
     def ok(self) -> bool:
-        return not self.failing and not self.extra
+        return not self.failing and not self.extra and not self.runtime
 
     def render(self) -> str:
         lines = []
@@ -234,6 +236,7 @@ class CheckReport:
                 lines.append(diff.rstrip("\n"))
         for path in self.extra:
             lines.append(f"{path}: extra: it says it is vendored, but {LOCK_NAME} does not list it")
+        lines += [f"runtime: {problem}" for problem in self.runtime]
         total = len(self.states)
         if self.ok:
             edited = sum(state.status == "edited" for state in self.states)
@@ -241,18 +244,23 @@ class CheckReport:
             lines.append(f"{total} vendored module{'s' * (total != 1)} in sync{allowed}")
         else:
             extra = f", {len(self.extra)} extra file{'s' * (len(self.extra) != 1)}" if self.extra else ""
+            extra += ", the runtime module differs" if self.runtime else ""
             lines.append(f"check failed: {len(self.failing)} of {total} vendored modules differ{extra}")
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "modules": [state.to_json() for state in self.states], "extra": self.extra}
+        return {"ok": self.ok, "modules": [state.to_json() for state in self.states], "extra": self.extra,
+                "runtime": list(self.runtime)}  # fmt: skip
 
 
 def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckReport:
     """The modules called `names` (default: all) compared with their files, and the extra files."""
     entries = workspace.read_lock()
+    from vendorgen import runtime_sync
+
     states = [local_state(workspace, entry) for entry in select(entries, names)]
-    return CheckReport(states, extra_files(workspace, entries), allow_edits)
+    runtime = tuple(runtime_sync.problems(workspace, entries, allow_edits))
+    return CheckReport(states, extra_files(workspace, entries), allow_edits, runtime)
 
 
 # -- upstream (network) ----------------------------------------------------------------------------
@@ -544,6 +552,11 @@ class Step:
 class UpdatePlan:
     steps: list[Step]
     failures: list[tuple[LockEntry, VendorgenError]]
+    runtime: RuntimeChanges | None = None  # the runtime modules the updated modules need
+
+    @property
+    def writes_runtime(self) -> bool:
+        return self.runtime is not None and bool(self.runtime.files or self.runtime.removed)
 
     @property
     def conflicted(self) -> list[str]:
@@ -552,6 +565,8 @@ class UpdatePlan:
     def error(self, dry_run: bool = False) -> VendorgenError | None:
         """What the run ends with: the worst failure's kind (exit code), naming every problem."""
         problems = [f"could not update {entry.name}: {error}" for entry, error in self.failures]
+        if self.runtime is not None:
+            problems += [f"{note}: resolve the <<<<<<< markers" for note in self.runtime.notes if note.startswith("conflict")]
         if self.conflicted and dry_run:
             problems.append(f"updating would leave merge conflicts in {', '.join(self.conflicted)}")
         elif self.conflicted:
@@ -574,6 +589,8 @@ def plan_update(
     New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`.
     `progress` wraps the entries for display.
     """
+    from vendorgen import runtime_sync
+
     reinspector = Reinspector(workspace)
     steps, failures = [], []
     for entry in progress(entries):
@@ -581,7 +598,8 @@ def plan_update(
             steps.append(_plan_one(workspace, entry, reinspector, offline, trust))
         except VendorgenError as exc:
             failures.append((entry, exc))
-    return UpdatePlan(steps, failures)
+    # The runtime is shared by every module beside it, so it follows this vendorgen even for one module.
+    return UpdatePlan(steps, failures, runtime_sync.plan(workspace, workspace.read_lock(), merge=True))
 
 
 def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool) -> Step:
@@ -703,10 +721,10 @@ def _merge(entry: LockEntry, on_disk: str, base: str, new: Generated) -> tuple[s
     return merged.text, "conflict" if merged.conflicts else "merged", merged.conflicts
 
 
-def apply_update(workspace: Workspace, steps: Sequence[Step]) -> None:
-    """Write what `steps` planned, all or nothing, if nobody changed those files meanwhile."""
+def apply_update(workspace: Workspace, steps: Sequence[Step], runtime: RuntimeChanges | None = None) -> None:
+    """Write what `steps` (and `runtime`) planned, all or nothing, if nobody changed those files meanwhile."""
     writing = [step for step in steps if step.writes]
-    if not writing:
+    if not writing and not (runtime is not None and (runtime.files or runtime.removed)):
         return
     with workspace.mutex():
         entries = {entry.name: entry for entry in workspace.read_lock()}
@@ -719,7 +737,10 @@ def apply_update(workspace: Workspace, steps: Sequence[Step]) -> None:
             if step.snapshot_text is not None:
                 files[step.entry.schema] = step.snapshot_text
             entries[step.entry.name] = step.new_entry
-        workspace.commit(files, list(entries.values()))
+        if runtime is None:
+            workspace.commit(files, list(entries.values()))
+        else:
+            workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
 
 
 # -- remove ----------------------------------------------------------------------------------------
@@ -738,8 +759,13 @@ def remove(workspace: Workspace, names: Sequence[str], force: bool = False) -> l
                     f"{entry.path} has local edits (`vendorgen diff {entry.name}` shows them); --force deletes it anyway"
                 )
             deleted += [relative for relative in entry.files if workspace.project.exists(relative)]
+        from vendorgen import runtime_sync
+
         gone = {entry.name for entry in chosen}
-        workspace.commit({}, [entry for entry in entries if entry.name not in gone], tuple(deleted))
+        kept = [entry for entry in entries if entry.name not in gone]
+        runtime = runtime_sync.plan(workspace, kept, force=force)
+        deleted += runtime.removed
+        workspace.commit(runtime.files, kept, tuple(deleted), runtime.entries)
     return deleted
 
 

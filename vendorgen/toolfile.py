@@ -65,11 +65,18 @@ class ToolFile:
         return found
 
     def choose(self, class_name: str | None) -> str:
-        """The Tool class to read: `class_name`, or the only one there is."""
+        """The Tool class to read: `class_name`, or the only one there is.
+
+        Private classes (`_Name`) are helper bases, not the tool: a `vendorgen push`ed tool.py
+        holds the runtime's (`_SpaceTool`...) beside its one tool class.
+        """
         names = list(self.tool_classes)
         if not names:
             raise SchemaError(f"{self.label} defines no subclass of smolagents' Tool")
         if class_name is None:
+            public = [name for name in names if not name.startswith("_")]
+            if len(public) == 1:
+                return public[0]
             if len(names) > 1:
                 raise UsageError(
                     f"{self.label} defines {len(names)} Tool classes ({', '.join(names)}); pick one with --class"

@@ -50,8 +50,10 @@ from vendorgen.projectfiles import (
     Project,
     module_files,
     relative_parts,
+    runtime_file,
 )
 from vendorgen.pysource import python_text
+from vendorgen.runtime import RuntimeEntry
 
 _JOURNAL_TEMP = f"{STATE_DIR}/.journal.json.tmp"  # what _replace_durably writes before renaming the journal
 STAGED_SUFFIX = ".vendorgen-new"
@@ -143,35 +145,35 @@ class LockEntry:
         return module_files(self.name, self.path, self.schema)
 
 
-def lock_owns(entries: Iterable[LockEntry]) -> dict[str, LockEntry]:
-    """Every file a lock of `entries` may own, and its module: what any write or delete is checked against.
-
-    A file vendorgen writes for the whole package (a runtime module) joins here.
-    """
-    owned: dict[str, LockEntry] = {}
-    for entry in entries:
-        for relative in entry.files:
-            if relative in owned:
-                raise VendorgenError(
-                    f"{LOCK_NAME}: {relative} belongs to two modules, {owned[relative].name} and {entry.name}"
-                )
-            owned[relative] = entry
+def lock_owns(entries: Iterable[LockEntry], runtimes: Iterable[RuntimeEntry] = ()) -> dict[str, str]:
+    """Every file a lock of `entries` and `runtimes` may own, and what owns it (a module's name, or
+    "the runtime"): what any write or delete is checked against."""
+    owned: dict[str, str] = {}
+    claims = [(relative, f"module {entry.name}") for entry in entries for relative in entry.files]
+    claims += [(runtime.path, "the runtime") for runtime in runtimes]
+    for relative, owner in claims:
+        if relative in owned:
+            raise VendorgenError(f"{LOCK_NAME}: {relative} belongs to two owners, {owned[relative]} and {owner}")
+        owned[relative] = owner
     return owned
 
 
 LOCK_HEADER = "# Written by vendorgen: what is vendored, from where, and the hashes that tell edits from drift.\n"
 
 
-def dump_lock(entries: list[LockEntry]) -> str:
+def dump_lock(entries: list[LockEntry], runtimes: Iterable[RuntimeEntry] = ()) -> str:
     modules = [
         {key: list(value) if isinstance(value, tuple) else value
          for key in LockEntry.FIELDS for value in [getattr(entry, key)]}
         for entry in sorted(entries, key=lambda e: e.name)
     ]  # fmt: skip
-    return LOCK_HEADER + tomli_w.dumps({"version": LOCK_VERSION, "module": modules})
+    data: dict[str, Any] = {"version": LOCK_VERSION, "module": modules}
+    if runtimes := sorted(runtimes, key=lambda r: r.path):
+        data["runtime"] = [{key: getattr(runtime, key) for key in RuntimeEntry.FIELDS} for runtime in runtimes]
+    return LOCK_HEADER + tomli_w.dumps(data)
 
 
-def _parse_lock_text(text: str) -> list[LockEntry]:
+def _parse_lock_text(text: str) -> tuple[list[LockEntry], list[RuntimeEntry]]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -182,8 +184,24 @@ def _parse_lock_text(text: str) -> list[LockEntry]:
     if not isinstance(modules, list):
         raise VendorgenError(f"{LOCK_NAME}: module must be an array of [[module]] tables")
     entries = [LockEntry.from_toml(table) for table in modules]
-    lock_owns(entries)  # two modules claiming one file
-    return entries
+    tables = data.get("runtime", [])
+    if not isinstance(tables, list):
+        raise VendorgenError(f"{LOCK_NAME}: runtime must be an array of [[runtime]] tables")
+    runtimes = [_runtime_from_toml(table, entries) for table in tables]
+    lock_owns(entries, runtimes)  # two owners claiming one file
+    return entries, runtimes
+
+
+def _runtime_from_toml(table: Any, entries: list[LockEntry]) -> RuntimeEntry:
+    """One `[[runtime]]` of the lock: string fields, and a path that is the runtime beside a vendored module."""
+    if not isinstance(table, dict) or not all(isinstance(table.get(key), str) for key in RuntimeEntry.FIELDS):
+        raise VendorgenError(f"{LOCK_NAME}: a [[runtime]] entry needs the strings {', '.join(RuntimeEntry.FIELDS)}")
+    runtime = RuntimeEntry(**{key: table[key] for key in RuntimeEntry.FIELDS})
+    try:
+        runtime_file(runtime.path, [entry.path for entry in entries])
+    except UsageError as exc:
+        raise VendorgenError(f"{LOCK_NAME}: {exc}; nothing was changed") from None
+    return runtime
 
 
 class Workspace:
@@ -226,9 +244,18 @@ class Workspace:
         self._settle()
         return self._parse_lock()
 
+    def read_runtimes(self) -> list[RuntimeEntry]:
+        """The runtime modules the lock owns (vendorgen.runtime)."""
+        self._settle()
+        return self._parse_runtimes()
+
     def _parse_lock(self) -> list[LockEntry]:
         text = self.project.read_text(LOCK_NAME)
-        return [] if text is None else _parse_lock_text(text)
+        return [] if text is None else _parse_lock_text(text)[0]
+
+    def _parse_runtimes(self) -> list[RuntimeEntry]:
+        text = self.project.read_text(LOCK_NAME)
+        return [] if text is None else _parse_lock_text(text)[1]
 
     def read_file(self, relative: str) -> str | None:
         """A file the lock owns, None when it is missing; a module as Python reads it (see pysource)."""
@@ -281,15 +308,26 @@ class Workspace:
         finally:
             os.close(descriptor)  # releases the lock
 
-    def commit(self, files: dict[str, str], entries: list[LockEntry], removed: tuple[str, ...] = ()) -> None:
-        """Write `files` (root-relative path -> text), delete `removed`, then the new lock of `entries`.
+    def commit(
+        self,
+        files: dict[str, str],
+        entries: list[LockEntry],
+        removed: tuple[str, ...] = (),
+        runtimes: list[RuntimeEntry] | None = None,
+    ) -> None:
+        """Write `files` (root-relative path -> text), delete `removed`, then the new lock.
 
+        `runtimes`: the lock's runtime entries after this; None keeps them as they are.
         Call inside `mutex()`. Only what the new lock may own is written and only what the current
         one owns is deleted. All or nothing: see the module docstring.
         """
-        current = self._parse_lock()
-        owned = lock_owns(entries)  # checks the new entries' names and files before anything is written
-        current_owned = lock_owns(current)
+        current, current_runtimes = self._parse_lock(), self._parse_runtimes()
+        if runtimes is None:
+            runtimes = current_runtimes
+        for runtime in runtimes:
+            runtime_file(runtime.path, [entry.path for entry in entries])
+        owned = lock_owns(entries, runtimes)  # checks the new entries' names and files before anything is written
+        current_owned = lock_owns(current, current_runtimes)
         for relative in files:
             if relative not in owned:
                 raise VendorgenError(f"vendorgen does not write {relative}: {LOCK_NAME} would not own it")
@@ -307,7 +345,7 @@ class Workspace:
             "state": _STAGING,
             "renames": [[staged, final] for staged, final, _ in staged_files],
             "removed": list(removed),
-            "lock": dump_lock(entries),
+            "lock": dump_lock(entries, runtimes),
             "created": self._missing_directories([STATE_DIR, *(_parent(final) for _, final, _ in staged_files)]),
         }
         try:
@@ -400,8 +438,8 @@ class Workspace:
         """Renames only onto files the journal's new lock may own, deletions only of what the lock owns."""
         if journal["state"] not in (_STAGING, _COMMITTED) or not isinstance(journal["lock"], str):
             raise ValueError("unknown state")
-        new = _parse_lock_text(journal["lock"])
-        owned = lock_owns(new)
+        new, new_runtimes = _parse_lock_text(journal["lock"])
+        owned = lock_owns(new, new_runtimes)
         current = self._parse_lock()
         modules = {entry.path for entry in (*new, *current)}
         for staged, final in journal["renames"]:
@@ -411,7 +449,7 @@ class Workspace:
                 raise ValueError(f"it would write {final}, which its {LOCK_NAME} does not own")
             self.project.reach(staged)  # a regular file or missing, not reached through a link
             self._check_replaceable(final, modules)
-        current_owned = lock_owns(current)
+        current_owned = lock_owns(current, self._parse_runtimes())
         for relative in journal["removed"]:
             if relative not in current_owned and self.project.exists(relative):
                 raise ValueError(f"it would delete {relative}, which {LOCK_NAME} does not own")

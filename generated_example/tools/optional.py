@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from smolagents import Tool
+from ._vendored_runtime import SpaceTool
 
 
-class OptionalTool(Tool):
+class OptionalTool(SpaceTool):
     """Greet someone, with an optional title such as "Dr".
 
     Calls /optional on space:http://127.0.0.1:7860/.
@@ -26,44 +26,5 @@ class OptionalTool(Tool):
     src = "http://127.0.0.1:7860/"
     api_name = "/optional"
 
-    def __init__(self, token: str | None = None) -> None:
-        super().__init__()
-        self.token = token
-        self.client: Any = None  # a gradio_client.Client once set up
-
-    def setup(self) -> None:
-        """Connect on first use: constructing the tool does no network I/O."""
-        import os
-
-        from gradio_client import Client
-
-        token = self.token or os.environ.get("HF_TOKEN")
-        self.client = Client(self.src, token=token, verbose=False, analytics_enabled=False)
-        self.is_initialized = True
-
     def forward(self, name: str, title: str | None = None) -> str:
-        if self.client is None:
-            self.setup()
-        arguments: dict[str, Any] = {
-            "name": name,
-        }
-        if title is not None:
-            arguments["title"] = title
-        return self.client.predict(**arguments, api_name=self.api_name)
-
-    def to_langchain(self) -> Any:
-        """This tool as a LangChain StructuredTool with the same argument schema."""
-        from langchain_core.tools import StructuredTool
-
-        properties = {}
-        for key, spec in self.inputs.items():
-            properties[key] = {k: v for k, v in spec.items() if k != "nullable"}
-            if properties[key]["type"] in ("image", "audio", "any"):
-                del properties[key]["type"]
-        required = [key for key, spec in self.inputs.items() if not spec.get("nullable")]
-        return StructuredTool.from_function(
-            func=lambda **arguments: self(**arguments),
-            name=self.name,
-            description=self.description,
-            args_schema={"type": "object", "properties": properties, "required": required},
-        )
+        return self._predict({"name": name}, {"title": title})

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from smolagents import Tool
 from smolagents.agent_types import AgentAudio
 
+from ._vendored_runtime import SpaceTool, audio_result
 
-class ToneTool(Tool):
+
+class ToneTool(SpaceTool):
     """Generate a sine-wave tone as a 16 kHz mono WAV audio clip.
 
     Calls /tone on space:http://127.0.0.1:7860/.
@@ -32,49 +33,5 @@ class ToneTool(Tool):
     src = "http://127.0.0.1:7860/"
     api_name = "/tone"
 
-    def __init__(self, token: str | None = None) -> None:
-        super().__init__()
-        self.token = token
-        self.client: Any = None  # a gradio_client.Client once set up
-
-    def setup(self) -> None:
-        """Connect on first use: constructing the tool does no network I/O."""
-        import os
-
-        from gradio_client import Client
-
-        token = self.token or os.environ.get("HF_TOKEN")
-        self.client = Client(self.src, token=token, verbose=False, analytics_enabled=False)
-        self.is_initialized = True
-
     def forward(self, frequency: float = 440, seconds: float = 0.5) -> AgentAudio | str:
-        if self.client is None:
-            self.setup()
-        arguments: dict[str, Any] = {
-            "frequency": frequency,
-            "seconds": seconds,
-        }
-        result = self.client.predict(**arguments, api_name=self.api_name)
-        try:
-            return AgentAudio(result)
-        except (
-            ModuleNotFoundError
-        ):  # AgentAudio needs smolagents[audio]; the file path still works
-            return result
-
-    def to_langchain(self) -> Any:
-        """This tool as a LangChain StructuredTool with the same argument schema."""
-        from langchain_core.tools import StructuredTool
-
-        properties = {}
-        for key, spec in self.inputs.items():
-            properties[key] = {k: v for k, v in spec.items() if k != "nullable"}
-            if properties[key]["type"] in ("image", "audio", "any"):
-                del properties[key]["type"]
-        required = [key for key, spec in self.inputs.items() if not spec.get("nullable")]
-        return StructuredTool.from_function(
-            func=lambda **arguments: self(**arguments),
-            name=self.name,
-            description=self.description,
-            args_schema={"type": "object", "properties": properties, "required": required},
-        )
+        return audio_result(self._predict({"frequency": frequency, "seconds": seconds}, {}))

@@ -9,8 +9,10 @@ import itertools
 import json
 import keyword
 import os
+import sys
 import tempfile
 import tokenize
+import types
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from vendorgen import __version__, pipeline
+from vendorgen import __version__, pipeline, runtime
 from vendorgen.errors import GateError, VendorgenError
 from vendorgen.workspace import Workspace
 
@@ -235,6 +237,7 @@ def check_refusal(exc: VendorgenError) -> None:
 
 
 MODULES_DIR = Path(tempfile.mkdtemp(prefix="vendorgen-hostile-modules-"))
+(MODULES_DIR / runtime.FILE_NAME).write_text(runtime.text(), encoding="utf-8")
 
 
 def write_module(code: str) -> Path:
@@ -254,14 +257,19 @@ _module_numbers = itertools.count()
 def load_module(code: str) -> dict:
     """Import a generated module (vendorgen's output, never remote code) from its file, and return its namespace.
 
-    From the file, not a str: Python decodes the bytes (PEP 263) before it compiles them.
+    From the file, not a str: Python decodes the bytes (PEP 263) before it compiles them. The file
+    sits beside a copy of the runtime vendorgen ships, in a package of its own, so
+    `from ._vendored_runtime import ...` resolves as it does in a user's project.
     """
     path = write_module(code)
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    path.unlink()
+    package = f"vendorgen_hostile_{path.stem}"
+    holder = types.ModuleType(package)
+    holder.__path__ = [str(path.parent)]
+    sys.modules[package] = holder
+    try:
+        module = importlib.import_module(f"{package}.{path.stem}")
+    finally:
+        path.unlink()
     return vars(module)
 
 

@@ -75,7 +75,7 @@ def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> 
     module, code = generated.module, generated.code
     assert printable_source(code)
     check_header(generated)
-    namespace = load_module(code)  # from the file, as Python reads it
+    namespace = load_module(code)  # from the file, as Python reads it, beside the runtime
     spec = module.tools[0]
     tool = namespace[spec.class_name]()  # smolagents validation runs here
     assert tool.description == (endpoint["description"] if endpoint["description"].strip() else spec.description)

@@ -38,17 +38,20 @@ def test_every_example_endpoint_passes(api_name: str) -> None:
 
 
 TAMPERINGS = [
-    ("from smolagents import Tool\n", "from smolagents import Tool\nimport subprocess\n", "import of subprocess"),
+    ("from ._vendored_runtime import SpaceTool\n", "from ._vendored_runtime import SpaceTool\nimport subprocess\n",
+     "import of subprocess"),
+    ("import SpaceTool\n", "import SpaceTool, _needs\n", "import of ._vendored_runtime._needs"),
+    ("class DescribeTool(SpaceTool):\n", "class DescribeTool(dict):\n", "must subclass Tool"),
     ('    name = "describe"\n', '    name = "describe2"\n', "name differs"),
     ('    output_type = "string"\n', '    output_type = "string"\n    extra = 1\n', "unexpected statement"),
-    ("        if self.client is None:\n", "        eval('1')\n        if self.client is None:\n", "eval"),
+    ("        return self._predict(\n", "        eval('1')\n        return self._predict(\n", "eval"),
     ("    def forward(\n        self,\n", "    def forward(\n        self,\n        sneaky: int,\n", "parameters"),
     ('        color: Literal["red", "green", "blue"] = "blue",\n', '        color: str = "blue",\n', "annotation of color"),
     ("        age: int = 30,\n", "        age: int = 31,\n", "default of age"),
-    ("class DescribeTool(Tool):\n", "print('hi')\n\n\nclass DescribeTool(Tool):\n", "module-level statement"),
-    ("class DescribeTool(Tool):\n", "class Other:\n    pass\n\n\nclass DescribeTool(Tool):\n", "unexpected class Other"),
-    ('        token = self.token or os.environ.get("HF_TOKEN")\n',
-     '        token = self.token or os.environ.get("\\u202eHF_TOKEN")\n', "unexpected text"),
+    ("class DescribeTool(SpaceTool):\n", "print('hi')\n\n\nclass DescribeTool(SpaceTool):\n", "module-level statement"),
+    ("class DescribeTool(SpaceTool):\n", "class Other:\n    pass\n\n\nclass DescribeTool(SpaceTool):\n",
+     "unexpected class Other"),
+    ("        return self._predict(\n", '        print("\\u202e")\n        return self._predict(\n', "unexpected text"),
     ("    Calls /describe on", "    Calls /somewhere-else on", "docstring differs"),
     ("    inputs: dict[str, dict[str, Any]] = {", "    inputs: Any = {", "unexpected annotation of inputs"),
     ('    name = "describe"\n', '    name: str = "describe"\n', "unexpected annotation of name"),
@@ -92,8 +95,9 @@ def test_hostile_schema_text_stays_inside_literals() -> None:
     module, code = module_for("/describe", endpoint)
     check_module(code, module, space.ALLOWED_IMPORTS)
     assert "\u202e" not in code and "\x00" not in code and "\u2028" not in code
-    namespace: dict = {}
-    exec(compile(code, "hostile.py", "exec"), namespace)  # the generated module, not remote code
+    # The generated module, not remote code, beside the runtime (vendorgen ships it as vendorgen/_vendored_runtime.py).
+    namespace: dict = {"__name__": "vendorgen.hostile", "__package__": "vendorgen"}
+    exec(compile(code, "hostile.py", "exec"), namespace)
     tool_class = namespace[module.tools[0].class_name]
     assert tool_class.description == hostile
     assert tool_class.inputs["text"]["default"] == hostile

@@ -37,9 +37,7 @@ ALLOWED_IMPORTS = frozenset(
         "typing.Any",
         "typing.Literal",
         "smolagents.Tool",
-        "langchain_core.tools.BaseTool",
-        "langchain_core.tools.BaseToolkit",
-        "langchain_core.tools.StructuredTool",
+        "._vendored_runtime.LangChainTool",
     }
 )
 

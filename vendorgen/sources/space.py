@@ -25,14 +25,10 @@ ALLOWED_IMPORTS = frozenset(
         "__future__.annotations",
         "typing.Any",
         "typing.Literal",
-        "smolagents.Tool",
         "smolagents.agent_types.AgentAudio",
         "smolagents.agent_types.AgentImage",
-        "os",
-        "tempfile",
-        "gradio_client.Client",
-        "gradio_client.handle_file",
-        "langchain_core.tools.StructuredTool",
+        "._vendored_runtime.SpaceTool",
+        "._vendored_runtime.audio_result",
     }
 )
 
