@@ -32,6 +32,11 @@ def python_name(remote: str) -> str:
     return text
 
 
+def module_name(remote: str) -> str:
+    """A module (file) name vendorgen derives: lower snake case, `Python_REPL` -> `python_repl`."""
+    return python_name(remote.lower())
+
+
 def parameter_name(remote: str) -> str:
     """A parameter name: kept as is when it is a usable identifier."""
     if is_parameter(remote) and remote not in FORBIDDEN_NAMES:

@@ -307,7 +307,7 @@ def default_module_name(info: Mapping[str, Any], server: Mapping[str, Any]) -> s
             base = os.path.basename(server["command"])
         else:
             base = urlsplit(server["url"]).hostname or "mcp"
-    name = naming.python_name(base).lower()
+    name = naming.module_name(base)
     return f"mcp{name}" if name.startswith("_") else name
 
 
