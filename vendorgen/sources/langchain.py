@@ -360,4 +360,5 @@ def _tool(raw: Mapping[str, Any], name: str) -> ToolSpec:
         outputs=(OutputSpec("result", kind, annotation, "what the LangChain tool returns"),),
         output_type=kind,
         constants=constants,
+        generated_description=not description.strip(),
     )

@@ -694,6 +694,7 @@ def _tool(raw: Any, prefix: str, server_name: str) -> ToolSpec:
     except SchemaError as exc:
         raise SchemaError(f"tool {_show(mcp_name)!r}: {exc}") from None
     name = tool_name(mcp_name, prefix)
+    description, described = _description(raw, mcp_name, server_name)
     output_schema = raw.get("outputSchema")
     constants: tuple[tuple[str, Any], ...] = (("mcp_name", mcp_name),)
     if isinstance(output_schema, Mapping):
@@ -718,7 +719,8 @@ def _tool(raw: Any, prefix: str, server_name: str) -> ToolSpec:
     return ToolSpec(
         name=name,
         class_name=naming.class_name(name),
-        description=_description(raw, mcp_name, server_name),
+        description=description,
+        generated_description=not described,
         endpoint=mcp_name,
         inputs=inputs,
         outputs=outputs,
@@ -752,10 +754,11 @@ def _wraps_result(output_schema: Mapping[str, Any], mcp_name: str) -> bool:
     )
 
 
-def _description(raw: Mapping[str, Any], mcp_name: str, server_name: str) -> str:
+def _description(raw: Mapping[str, Any], mcp_name: str, server_name: str) -> tuple[str, bool]:
+    """(the description, whether the server gave one)."""
     annotations = raw["annotations"] if isinstance(raw.get("annotations"), Mapping) else {}
     for text in (raw.get("description"), raw.get("title"), annotations.get("title")):
         if isinstance(text, str) and text.strip():
-            return schema.description_text(text)
+            return schema.description_text(text), True
     where = f" of the MCP server {server_name}" if server_name else ""
-    return f"The {mcp_name} tool{where}."
+    return f"The {mcp_name} tool{where}.", False
