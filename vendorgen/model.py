@@ -23,8 +23,15 @@ NO_DEFAULT: Any = _NoDefault()
 
 # The type annotations generated code gives some names (a tool class attribute, a module constant),
 # for type checkers: smolagents ships no type information, and a literal mixing strings and lists
-# would be inferred too narrowly. Templates write them; the gate allows these and no others.
-ANNOTATIONS = {"inputs": "dict[str, dict[str, Any]]", "SERVER": "dict[str, Any]"}
+# would be inferred too narrowly. Templates write them; the gate allows these and no others. An
+# annotated class attribute is also what smolagents' `validate_tool_attributes` accepts holding a
+# list (it calls a plain `x = [...]` "complex", smolagents PR #2527).
+ANNOTATIONS = {
+    "inputs": "dict[str, dict[str, Any]]",
+    "SERVER": "dict[str, Any]",
+    "parameter_order": "list[str]",
+    "file_paths": "dict[str, list[str]]",
+}
 
 
 @dataclass(frozen=True)

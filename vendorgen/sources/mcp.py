@@ -448,7 +448,7 @@ def _refusal_reason(server: Mapping[str, Any], leaf: BaseException, timeout: flo
 
     The mcp client reads a refused response's headers only, so the body is asked for once more.
     """
-    response = getattr(leaf, "response", None)
+    response: Any = getattr(leaf, "response", None)
     if server["transport"] == "stdio" or getattr(response, "status_code", None) not in (401, 403):
         return ""
     import httpx

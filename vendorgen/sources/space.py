@@ -233,7 +233,7 @@ def _output(value: Any, index: int, alone: bool) -> OutputSpec:
         raise SchemaError(f"return value {index} is not an object")
     label = _text(value.get("label"))
     component = _text(value.get("component"))
-    given = value.get("type") if isinstance(value.get("type"), Mapping) else {}
+    given: Mapping[str, Any] = value["type"] if isinstance(value.get("type"), Mapping) else {}
     type_schema = schema.resolve_refs(given, given)
     name = naming.module_name(label) if label else f"output_{index}"
     # A single image or audio output is wrapped for the agent; inside a tuple it stays a path.
