@@ -36,6 +36,7 @@ class ConvertTool(Tool):
     output_type = "number"
     src = "http://127.0.0.1:7860/"
     api_name = "/convert"
+    parameter_order: list[str] = ["value", "from_unit", "to_unit"]
 
     def __init__(self, token: str | None = None) -> None:
         super().__init__()

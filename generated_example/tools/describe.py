@@ -37,6 +37,7 @@ class DescribeTool(Tool):
     output_type = "string"
     src = "http://127.0.0.1:7860/"
     api_name = "/describe"
+    parameter_order: list[str] = ["name", "age", "height", "member", "color"]
 
     def __init__(self, token: str | None = None) -> None:
         super().__init__()

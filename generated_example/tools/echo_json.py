@@ -20,6 +20,7 @@ class EchoJsonTool(Tool):
     output_type = "any"
     src = "http://127.0.0.1:7860/"
     api_name = "/echo_json"
+    parameter_order: list[str] = ["data"]
 
     def __init__(self, token: str | None = None) -> None:
         super().__init__()

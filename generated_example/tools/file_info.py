@@ -22,6 +22,8 @@ class FileInfoTool(Tool):
     output_type = "any"
     src = "http://127.0.0.1:7860/"
     api_name = "/file_info"
+    parameter_order: list[str] = ["path"]
+    file_paths: dict[str, list[str]] = {"path": [""]}
 
     def __init__(self, token: str | None = None) -> None:
         super().__init__()

@@ -30,6 +30,7 @@ class KeywordTool(Tool):
     output_type = "string"
     src = "http://127.0.0.1:7860/"
     api_name = "/keyword"
+    parameter_order: list[str] = ["from_", "to", "max_stops"]
 
     def __init__(self, token: str | None = None) -> None:
         super().__init__()

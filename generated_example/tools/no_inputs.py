@@ -20,6 +20,7 @@ class NoInputsTool(Tool):
     output_type = "string"
     src = "http://127.0.0.1:7860/"
     api_name = "/no_inputs"
+    parameter_order: list[str] = []
 
     def __init__(self, token: str | None = None) -> None:
         super().__init__()

@@ -22,6 +22,7 @@ class NothingTool(Tool):
     output_type = "null"
     src = "http://127.0.0.1:7860/"
     api_name = "/nothing"
+    parameter_order: list[str] = ["note"]
 
     def __init__(self, token: str | None = None) -> None:
         super().__init__()

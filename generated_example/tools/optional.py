@@ -23,6 +23,7 @@ class OptionalTool(Tool):
     output_type = "string"
     src = "http://127.0.0.1:7860/"
     api_name = "/optional"
+    parameter_order: list[str] = ["name", "title"]
 
     def __init__(self, token: str | None = None) -> None:
         super().__init__()

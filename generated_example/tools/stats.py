@@ -11,20 +11,18 @@ from smolagents import Tool
 class StatsTool(Tool):
     """Count the words and characters of a text and return it in upper case.
 
-    Calls /stats on space:http://127.0.0.1:7860/.
+    Returns a tuple of 3 values, in this order: words (Number), characters (Number), uppercase (Textbox).
 
-    Returns a tuple of 3 values, in this order:
-        words: Number
-        characters: Number
-        uppercase: Textbox
+    Calls /stats on space:http://127.0.0.1:7860/.
     """
 
     name = "stats"
-    description = "Count the words and characters of a text and return it in upper case."
+    description = "Count the words and characters of a text and return it in upper case.\n\nReturns a tuple of 3 values, in this order: words (Number), characters (Number), uppercase (Textbox)."
     inputs: dict[str, dict[str, Any]] = {"text": {"type": "string", "description": "Text"}}
     output_type = "array"
     src = "http://127.0.0.1:7860/"
     api_name = "/stats"
+    parameter_order: list[str] = ["text"]
 
     def __init__(self, token: str | None = None) -> None:
         super().__init__()

@@ -378,18 +378,13 @@ class ConvertTemperatureTool(_MCPTool):
             "nullable": True,
         },
     }
-    output_type = "object"
-    output_schema = {
-        "properties": {"result": {"title": "Result", "type": "number"}},
-        "required": ["result"],
-        "title": "convert_temperatureOutput",
-        "type": "object",
-    }
+    output_type = "number"
     mcp_name = "convert_temperature"
+    result_key = "result"
 
     def forward(
         self, value: float, unit: Literal["C", "F", "K"] = "C", to: Literal["C", "F", "K"] = "F"
-    ) -> dict[str, Any]:
+    ) -> float:
         return self._call({"value": value}, {"unit": unit, "to": to})
 
 

@@ -32,6 +32,8 @@ class ThumbnailTool(Tool):
     output_type = "image"
     src = "http://127.0.0.1:7860/"
     api_name = "/thumbnail"
+    parameter_order: list[str] = ["image", "size"]
+    file_paths: dict[str, list[str]] = {"image": [""]}
 
     def __init__(self, token: str | None = None) -> None:
         super().__init__()

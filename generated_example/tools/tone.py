@@ -29,6 +29,7 @@ class ToneTool(Tool):
     output_type = "audio"
     src = "http://127.0.0.1:7860/"
     api_name = "/tone"
+    parameter_order: list[str] = ["frequency", "seconds"]
 
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
