@@ -199,7 +199,7 @@ def check_against_mcpadapt(ours: list[Any], theirs: list[Any], raw_tools: list[A
         #    outputSchema (then a structured dict comes back), else "any" (text, images...); a plain
         #    value FastMCP wraps as {"result": value} has the value's type, and `result_key` says so.
         assert their.output_type == "object"
-        if raw.outputSchema and mcp_source._wraps_result(raw.outputSchema, raw.name):
+        if raw.outputSchema and mcp_source._wraps_result(raw.outputSchema):
             inner = mcp_source.schema.map_type(raw.outputSchema["properties"]["result"]).type
             assert mine.output_type == (inner if isinstance(inner, str) else "any")
             assert mine.result_key == "result" and mine.output_schema is None

@@ -451,16 +451,11 @@ class SlugifyTitleTool(_MCPTool):
             "nullable": True,
         },
     }
-    output_type = "object"
-    output_schema = {
-        "properties": {"result": {"title": "Result", "type": "string"}},
-        "required": ["result"],
-        "title": "slugify_titleOutput",
-        "type": "object",
-    }
+    output_type = "string"
     mcp_name = "slugify-title"
+    result_key = "result"
 
-    def forward(self, title: str, separator: Literal["-", "_"] = "-") -> dict[str, Any]:
+    def forward(self, title: str, separator: Literal["-", "_"] = "-") -> str:
         return self._call({"title": title}, {"separator": separator})
 
 

@@ -704,7 +704,7 @@ def _tool(raw: Any, prefix: str, server_name: str) -> ToolSpec:
             raise SchemaError(f"tool {_show(mcp_name)!r} output schema: {exc}") from None
         outputs = (OutputSpec("result", "object", "dict[str, Any]", "the structured result"),)
         output_type = "object"
-        if _wraps_result(resolved, mcp_name):
+        if _wraps_result(resolved):
             # A plain value the server wraps as {"result": value}: the tool returns the value itself.
             mapped = schema.map_type(resolved["properties"][RESULT_KEY])
             output_type = mapped.type if isinstance(mapped.type, str) and mapped.type != "null" else "any"
@@ -733,12 +733,12 @@ def _tool(raw: Any, prefix: str, server_name: str) -> ToolSpec:
 RESULT_KEY = "result"
 
 
-def _wraps_result(output_schema: Mapping[str, Any], mcp_name: str) -> bool:
+def _wraps_result(output_schema: Mapping[str, Any]) -> bool:
     """Whether the structured result is a plain value wrapped as {"result": value}.
 
     FastMCP 2 marks it (`x-fastmcp-wrap-result`); the mcp SDK's FastMCP does not, but its wrapper
-    has one recognisable shape: a model titled `<function>Output` whose only, required property is
-    `result` titled "Result". Any other object, one that merely has a `result` field, stays a dict.
+    has one recognisable shape: a model titled `<function>Output`, with no description, whose only,
+    required property is `result` titled "Result". Any other object with a `result` field stays a dict.
     """
     properties = output_schema.get("properties")
     if not isinstance(properties, Mapping) or list(properties) != [RESULT_KEY]:
@@ -746,9 +746,12 @@ def _wraps_result(output_schema: Mapping[str, Any], mcp_name: str) -> bool:
     if output_schema.get("x-fastmcp-wrap-result") is True:
         return True
     result = properties[RESULT_KEY]
+    title = output_schema.get("title")
     return (
         output_schema.get("required") == [RESULT_KEY]
-        and output_schema.get("title") == f"{mcp_name}Output"
+        and isinstance(title, str)
+        and title.endswith("Output")
+        and "description" not in output_schema
         and isinstance(result, Mapping)
         and result.get("title") == "Result"
     )
