@@ -316,15 +316,15 @@ def revision(info: Mapping[str, Any], server: Mapping[str, Any] | None = None) -
 
     `serverInfo.version` is often not the server's: FastMCP reports the mcp SDK's version. So a
     pinned npx package gives its name and version, `python -m MODULE` the distribution that provides
-    MODULE, a script inside the project the sha256 of its file; anything else (an HTTP server) what
-    it says in `serverInfo`.
+    MODULE, a script inside the project the server's name and the sha256 of the script; anything else
+    (an HTTP server) what it says in `serverInfo`.
     """
-    own = _own_revision(server) if server is not None and server["transport"] == "stdio" else ""
-    if own:
-        return own
     name = info.get("name") if isinstance(info.get("name"), str) else ""
     version = info.get("version") if isinstance(info.get("version"), str) else ""
-    return " ".join(part for part in (name, version) if part)
+    own = _own_revision(server) if server is not None and server["transport"] == "stdio" else ""
+    if own.startswith("sha256:"):
+        return " ".join(part for part in (name, own) if part)
+    return own or " ".join(part for part in (name, version) if part)
 
 
 def _own_revision(server: Mapping[str, Any]) -> str:
@@ -338,7 +338,7 @@ def _own_revision(server: Mapping[str, Any]) -> str:
             return f"{distribution} {metadata.version(distribution)}"
     for index in server.get("project_paths", ()):
         path = find_root() / argv[index]
-        if path.is_file() and path.suffix in (".py", ".js", ".mjs", ".ts"):
+        if path.is_file():  # the first file of the project on the command line: the server's code
             return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()[:12]
     return ""
 
