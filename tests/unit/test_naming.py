@@ -47,3 +47,11 @@ def test_class_name(tool: str, expected: str) -> None:
 def test_collision_names_both() -> None:
     with pytest.raises(SchemaError, match="'max-results' and 'max_results' both become 'max_results'; rename"):
         unique([("max-results", "max_results"), ("max_results", "max_results")], "parameters", "rename one")
+
+
+def test_module_names_are_lower_snake_case() -> None:
+    from vendorgen.naming import module_name
+
+    assert module_name("Python_REPL") == "python_repl"
+    assert module_name("Get-Weather") == "get_weather"
+    assert module_name("Class") == "class_"  # lowered first, then kept off keywords
