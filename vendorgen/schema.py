@@ -309,11 +309,11 @@ def inputs_from_object(schema: Any) -> tuple[InputSpec, ...]:
     if not isinstance(required, list):  # a string would make `wire in required` a substring test
         raise SchemaError("`required` is not a list")
     # A property both required and with a default (zod's `.default()`) may be left out: the server fills it in.
-    specs = [
-        input_spec(wire, resolved, required=wire in required and not (isinstance(resolved, Mapping) and "default" in resolved))
-        for wire, property_schema in properties.items()
-        for resolved in [resolve_refs(property_schema, schema)]
-    ]
+    specs = []
+    for wire, property_schema in properties.items():
+        resolved = resolve_refs(property_schema, schema)
+        defaulted = isinstance(resolved, Mapping) and "default" in resolved
+        specs.append(input_spec(wire, resolved, required=wire in required and not defaulted))
     return order_inputs(specs)
 
 

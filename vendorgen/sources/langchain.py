@@ -229,8 +229,9 @@ def describe(tool: Any) -> dict[str, Any]:
     input_schema = _json_schema(tool.get_input_schema())
     # `tool_call_schema` names a pydantic field by its Python name, the input schema (what
     # `.invoke()` validates) by its alias: the alias is the wire name.
-    aliases = {name: alias for name, alias in _aliases(tool.get_input_schema()).items() if name in (call_schema.get("properties") or {})}
-    visible = {aliases.get(name, name) for name in call_schema.get("properties") or {}}
+    arguments = call_schema.get("properties") or {}
+    aliases = {name: alias for name, alias in _aliases(tool.get_input_schema()).items() if name in arguments}
+    visible = {aliases.get(name, name) for name in arguments}
     injected = [name for name in (input_schema.get("properties") or {}) if name not in visible]
     required = set(input_schema.get("required") or [])
     if missing := [name for name in injected if name in required]:

@@ -398,7 +398,8 @@ def list_tools(server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT) -> t
             if isinstance(exc, KeyboardInterrupt):
                 raise
             refusal = _refusal_reason(server, _leaf(exc), timeout)
-            raise SourceUnreachable(_failure(where, server, exc, timeout, _first_problem(log.records), refusal)) from None
+            reason = _failure(where, server, exc, timeout, _first_problem(log.records), refusal)
+            raise SourceUnreachable(reason) from None
 
 
 class _Recorder(logging.Handler):
