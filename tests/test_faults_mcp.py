@@ -46,8 +46,8 @@ GARBAGE_FOREVER = "import time\nwhile True: print('garbage, not JSON-RPC', flush
 
 CASES = {
     # streamable-http against a misbehaving HTTP server
-    "http 401": Case("mcp:http://{address}/mcp", "refused access (HTTP 401)", faulty_http("status:401")),
-    "http 403": Case("mcp:http://{address}/mcp", "refused access (HTTP 403)", faulty_http("status:403")),
+    "http 401": Case("mcp:http://{address}/mcp", "refused access (HTTP 401: injected failure)", faulty_http("status:401")),
+    "http 403": Case("mcp:http://{address}/mcp", "refused access (HTTP 403: injected failure)", faulty_http("status:403")),
     "http 500": Case("mcp:http://{address}/mcp", "failed (HTTP 500); try again later", faulty_http("status:500")),
     "http hang": Case("mcp:http://{address}/mcp", NO_ANSWER, faulty_http("hang")),
     "http truncated": Case("mcp:http://{address}/mcp", "Error parsing JSON response (RemoteProtocolError",
@@ -59,7 +59,7 @@ CASES = {
     "http killed while listing": Case("mcp:http://{address}/mcp", NO_ANSWER, faulty_mcp("http", "die")),
     "http hangs while listing": Case("mcp:http://{address}/mcp", NO_ANSWER, faulty_mcp("http", "hang")),
     # legacy SSE
-    "sse 401": Case("mcp:sse:http://{address}/sse", "refused access (HTTP 401)", faulty_http("status:401")),
+    "sse 401": Case("mcp:sse:http://{address}/sse", "refused access (HTTP 401: injected failure)", faulty_http("status:401")),
     "sse 500": Case("mcp:sse:http://{address}/sse", "failed (HTTP 500)", faulty_http("status:500")),
     "sse hang": Case("mcp:sse:http://{address}/sse", NO_ANSWER, faulty_http("hang")),
     "sse not an event stream": Case("mcp:sse:http://{address}/sse", "Content-Type to contain 'text/event-stream'",

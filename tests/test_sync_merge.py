@@ -126,10 +126,10 @@ def test_every_kind_of_parameter_change_is_named() -> None:
 
 def test_an_added_or_removed_tool_and_the_return_type_are_named() -> None:
     old, new = build("/describe"), build("/stats")
-    assert describe(old, new) == [
-        "- tool tool ('/describe')",
-        "+ tool tool ('/stats'): 'Count the words and characters of a text and return it in upper case.'",
-    ]
+    removed, added = describe(old, new)
+    assert removed == "- tool tool ('/describe')"
+    # Several outputs: the description ends with their order, shortened here.
+    assert added.startswith("+ tool tool ('/stats'): 'Count the words and characters of a text and return it in upper case.\\n\\nRet")
     stats = build("/stats")
     fewer = build("/stats", changed_endpoint("/stats", lambda endpoint: endpoint["returns"].pop()))
     assert "    ~ return annotation 'tuple[int, int, str]' -> 'tuple[int, int]'" in describe(stats, fewer)
@@ -138,7 +138,7 @@ def test_an_added_or_removed_tool_and_the_return_type_are_named() -> None:
 def test_remote_text_is_shown_escaped() -> None:
     hostile = changed_endpoint("/stats", lambda endpoint: endpoint.update(description="ok\x1b[2J\u202egotcha"))
     lines = describe(build("/stats"), build("/stats", hostile))
-    assert "'ok\\x1b[2J\\u202egotcha'" in lines[1]
+    assert "'ok\\x1b[2J\\u202egotcha\\n\\nReturns" in lines[1]
     assert all(line.isprintable() for line in lines)
 
 

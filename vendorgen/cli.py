@@ -185,7 +185,7 @@ def cli(debug: bool) -> None:
 @click.option("--tool", "tools", multiple=True, metavar="NAME", help="mcp, langchain: vendor only this tool, by its remote or Python name (repeatable).")
 @click.option("--prefix", default="", help="mcp, langchain: prefix every tool name (--prefix gh: get-repo -> gh_get_repo).")
 @click.option("--class", "class_name", help="hub: the Tool class to vendor when tool.py has several.")
-@click.option("--keep-going", is_flag=True, help="collection: vendor what works and list what failed.")
+@click.option("--keep-going", is_flag=True, help="collection:, --all-endpoints: vendor what works, list what failed.")
 @click.option("--name", help="Module name (and tool name for single-tool sources).")
 @click.option("--out", "out_dir", type=click.Path(path_type=str), help="Output directory (default: tools/ or [tool.vendorgen] output_dir).")
 @click.option("--token", help="Hugging Face token for private Spaces and hub tools (default: HF_TOKEN or `hf auth login`; never written). It goes to the Hub and a Space's own *.hf.space host; given here, also to the app URL you name.")

@@ -23,8 +23,15 @@ NO_DEFAULT: Any = _NoDefault()
 
 # The type annotations generated code gives some names (a tool class attribute, a module constant),
 # for type checkers: smolagents ships no type information, and a literal mixing strings and lists
-# would be inferred too narrowly. Templates write them; the gate allows these and no others.
-ANNOTATIONS = {"inputs": "dict[str, dict[str, Any]]", "SERVER": "dict[str, Any]"}
+# would be inferred too narrowly. Templates write them; the gate allows these and no others. An
+# annotated class attribute is also what smolagents' `validate_tool_attributes` accepts holding a
+# list (it calls a plain `x = [...]` "complex", smolagents PR #2527).
+ANNOTATIONS = {
+    "inputs": "dict[str, dict[str, Any]]",
+    "SERVER": "dict[str, Any]",
+    "parameter_order": "list[str]",
+    "file_paths": "dict[str, list[str]]",
+}
 
 
 @dataclass(frozen=True)
@@ -104,9 +111,21 @@ class ToolSpec:
     outputs: tuple[OutputSpec, ...]
     output_type: str
     output_schema: dict[str, Any] | None = None
-    # Literal class attributes the template adds after the smolagents ones
-    # (the endpoint to call, a wire-name map...). The gate checks them by value.
+    # Literal class attributes the template adds after the smolagents ones. The gate checks them
+    # by value. What the runtime reads from them, by source:
+    # - space: `src`, `api_name`; `parameter_order`, the Python names of the inputs in the app's
+    #   order (`inputs` puts required ones first), for sending by position (an app parameter may be
+    #   called `headers` or `fn_index`, which Client.predict takes as its own); `file_paths`, only
+    #   when an input holds files: {Python name: [position, ...]}, each position a path into the
+    #   value: "" the value itself, "[*]" each item of a list, ".key" a property of an object, chained
+    #   (".files[*]", "[*].background"); each file found there goes through gradio_client.handle_file.
+    #   The input's schema shows such a file as a string (a local path or an http(s) URL).
+    # - mcp: `mcp_name`; `result_key`, when the server wraps a plain value as {result_key: value}
+    #   in structuredContent (FastMCP): the tool returns the value, typed `output_type`.
+    # - langchain: `lc_name`; `is_async` (True only), when only `.ainvoke()` runs the tool.
     constants: tuple[tuple[str, Any], ...] = ()
+    # The description is vendorgen's own sentence (the source gave none): the docstring does not repeat it.
+    generated_description: bool = False
 
     @property
     def return_annotation(self) -> str:
@@ -138,19 +157,28 @@ class ToolSpec:
 
     def docstring(self, source: str) -> str:
         """What a reviewer reads first: the description, where the call goes, what comes back."""
-        lines = [self.description.strip() or f"The {self.endpoint} tool.", "", f"Calls {self.endpoint} on {source}."]
+        calls = f"Calls {self.endpoint} on {source}."
+        if self.generated_description or not self.description.strip():
+            lines = [calls, *self.description.strip().split("\n")[1:]]  # a returns note stays
+        else:
+            lines = [self.description.strip(), "", calls]
         if self.renamed_inputs:
             lines.append(
                 "Renamed arguments: "
                 + ", ".join(f"{spec.name} is sent as {spec.wire_name}" for spec in self.renamed_inputs)
                 + "."
             )
-        if len(self.outputs) > 1:
-            lines += ["", f"Returns a tuple of {len(self.outputs)} values, in this order:"]
-            lines += [f"    {output.name}: {output.description or output.component or output.type}" for output in self.outputs]
+        if len(self.outputs) > 1 and returns_note(self.outputs) not in self.description:
+            lines += ["", returns_note(self.outputs)]
         elif not self.outputs:
             lines += ["", "Returns nothing."]
         return "\n".join(lines)
+
+
+def returns_note(outputs: tuple[OutputSpec, ...]) -> str:
+    """Several outputs: their order, said where smolagents shows the model the tool (the description)."""
+    parts = [f"{output.name} ({output.description or output.component or output.type})" for output in outputs]
+    return f"Returns a tuple of {len(outputs)} values, in this order: " + ", ".join(parts) + "."
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,11 @@ def python_name(remote: str) -> str:
     return text
 
 
+def module_name(remote: str) -> str:
+    """A module (file) name vendorgen derives: lower snake case, `Python_REPL` -> `python_repl`."""
+    return python_name(remote.lower())
+
+
 def parameter_name(remote: str) -> str:
     """A parameter name: kept as is when it is a usable identifier that shadows nothing `forward` reads."""
     # A leading underscore is the templates' own namespace (`_Session`, `_call`): never a parameter's.

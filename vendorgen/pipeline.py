@@ -107,7 +107,7 @@ def add(
     uris = members(uri, options)
     for member in progress(uris):
         try:
-            found, skipped = _generate_member(member, options, workspace)
+            found, skipped = _generate_member(member, options, workspace, failed)
         except VendorgenError as exc:
             if not options.keep_going:
                 raise exc if member == uri else type(exc)(f"{member}: {exc}") from None
@@ -139,8 +139,10 @@ def add(
 
 
 def _generate_member(
-    uri: str, options: sources.AddOptions, workspace: Workspace
+    uri: str, options: sources.AddOptions, workspace: Workspace, failed: list[Failure]
 ) -> tuple[list[Generated], list[Excluded]]:
+    """The modules of one source; with `keep_going`, one that fails (an endpoint of
+    `--all-endpoints`) is added to `failed` and the others are still generated."""
     generated: list[Generated] = []
     excluded: list[Excluded] = []
     for snapshot in inspect(uri, options):
@@ -148,6 +150,10 @@ def _generate_member(
             generated.append(generate(snapshot, workspace))
         except Excluded as exc:
             excluded.append(exc)
+        except VendorgenError as exc:
+            if not options.keep_going:
+                raise
+            failed.append(Failure(f"{uri} {snapshot.get('api_name') or snapshot['name']}", exc))
     return generated, excluded
 
 

@@ -19,8 +19,8 @@ from vendorgen.model import NO_DEFAULT, InputSpec
 MAX_DEPTH = 64
 
 _PRIMITIVES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
-# Validation keywords worth showing the model; everything else (titles, anyOf
-# that we collapse, vendor extensions) is left out of `inputs`.
+# Validation keywords worth showing the model; everything else (titles, vendor extensions) is left
+# out of `inputs`. A union's branches are kept apart (`_kept_union`).
 _KEPT_KEYWORDS = (
     "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
     "minLength", "maxLength", "pattern", "items", "prefixItems", "minItems", "maxItems",
@@ -38,6 +38,7 @@ class MappedType:
     accepts_null: bool = False
     enum: tuple[Any, ...] | None = None
     schema: dict[str, Any] = field(default_factory=dict)
+    description: str = ""  # what the branches of a union say, for a property that says nothing itself
 
 
 def resolve_refs(schema: Any, root: Mapping[str, Any], nodes: NodeBudget | None = None) -> Any:
@@ -143,7 +144,7 @@ def map_type(schema: Any, depth: int = 0) -> MappedType:
         return _union(members, schema, depth)
     for combinator in ("anyOf", "oneOf"):
         if isinstance(schema.get(combinator), list) and "type" not in schema:
-            return _union(schema[combinator], schema, depth)
+            return _union(schema[combinator], schema, depth, combinator)
     if isinstance(schema.get("allOf"), list) and len(schema["allOf"]) == 1 and "type" not in schema:
         return map_type({**schema["allOf"][0], **_kept(schema)}, depth + 1)
     if declared in ("string", "integer", "number", "boolean"):
@@ -159,17 +160,21 @@ def map_type(schema: Any, depth: int = 0) -> MappedType:
     return MappedType("any", "Any", schema=_kept(schema))
 
 
-def _union(members: list[Any], schema: Mapping[str, Any], depth: int) -> MappedType:
+def _union(members: list[Any], schema: Mapping[str, Any], depth: int, combinator: str = "") -> MappedType:
+    """A union: one smolagents type per branch; the branches themselves kept (see `_kept_union`)."""
     mapped = [map_type(member, depth + 1) for member in members]
     accepts_null = any(m.type == "null" or m.accepts_null for m in mapped)
     concrete = [m for m in mapped if m.type != "null"]
+    said = _branch_descriptions(members) if combinator else ""
     if not concrete:
-        return MappedType("null", "None", accepts_null=True)
+        return MappedType("null", "None", accepts_null=True, description=said)
     if len(concrete) == 1:
         only = concrete[0]
-        return MappedType(only.type, only.annotation, accepts_null, only.enum, {**only.schema, **_kept(schema)})
+        kept = {**only.schema, **_kept(schema)}
+        return MappedType(only.type, only.annotation, accepts_null, only.enum, kept, said or only.description)
+    kept = {**_kept(schema), **_kept_union(members, combinator)}
     if any(m.type == "any" for m in concrete):
-        return MappedType("any", "Any", accepts_null, schema=_kept(schema))
+        return MappedType("any", "Any", accepts_null, schema=kept, description=said)
     types: list[str] = []
     annotations: list[str] = []
     for m in concrete:
@@ -178,7 +183,50 @@ def _union(members: list[Any], schema: Mapping[str, Any], depth: int) -> MappedT
                 types.append(kind)
         if m.annotation not in annotations:
             annotations.append(m.annotation)
-    return MappedType(tuple(types), " | ".join(annotations), accepts_null, schema=_kept(schema))
+    return MappedType(tuple(types), " | ".join(annotations), accepts_null, schema=kept, description=said)
+
+
+def _kept_union(members: list[Any], combinator: str) -> dict[str, Any]:
+    """The branches of an `anyOf`/`oneOf` of several types, for the model, the reader and `to_langchain`.
+
+    smolagents' `get_tool_json_schema` rewrites an `anyOf` it finds in `inputs` (it reads each
+    branch's "type", fails on a branch without one, and lifts a branch's `enum` onto the whole
+    input), so an `anyOf` whose branches have distinct JSON types, where any and one are the same
+    thing, is kept as `oneOf`, which it leaves alone. An `anyOf` of overlapping branches is kept as
+    `anyOf` only where smolagents reads it right (every branch typed, no enum); otherwise only the
+    type list stays.
+    """
+    if not combinator:
+        return {}  # `"type": [...]`: the type list says it all
+    branches = [member for member in members if isinstance(member, Mapping)]
+    if combinator == "oneOf":
+        return {"oneOf": branches}
+    kinds = [_branch_kind(branch) for branch in branches]
+    if None not in kinds and len(set(kinds)) == len(kinds):
+        return {"oneOf": branches}
+    safe = all(isinstance(branch.get("type"), str) and not {"enum", "const"} & set(branch) for branch in branches)
+    return {"anyOf": branches} if safe else {}
+
+
+def _branch_kind(branch: Mapping[str, Any]) -> str | None:
+    """The one JSON type every value of `branch` has, when there is one."""
+    if isinstance(branch.get("type"), str):
+        return branch["type"]
+    values = [branch["const"]] if "const" in branch else branch.get("enum")
+    if isinstance(values, list) and values:
+        kinds = {"null" if value is None else _json_kind(value) for value in values}
+        return kinds.pop() if len(kinds) == 1 else None
+    return None
+
+
+def _branch_descriptions(members: list[Any]) -> str:
+    """The branches' own descriptions, each once, in order."""
+    texts: list[str] = []
+    for member in members:
+        text = _text(member.get("description")).strip() if isinstance(member, Mapping) else ""
+        if text and text not in texts:
+            texts.append(text)
+    return "; or ".join(texts)
 
 
 def _from_enum(values: list[Any], schema: Mapping[str, Any]) -> MappedType:
@@ -241,7 +289,7 @@ def input_spec(
     if default is NO_DEFAULT and isinstance(schema, Mapping) and "default" in schema:
         default = schema["default"]
     if isinstance(schema, Mapping) and not description:
-        description = _text(schema.get("description")) or _text(schema.get("title"))
+        description = _text(schema.get("description")) or mapped.description or _text(schema.get("title"))
     check_description(description, f"the description of the parameter {wire_name!r}")
     spec = InputSpec(
         name=name or naming.parameter_name(wire_name),
@@ -277,11 +325,13 @@ def inputs_from_object(schema: Any) -> tuple[InputSpec, ...]:
     required = schema.get("required") or []
     if not isinstance(required, list):  # a string would make `wire in required` a substring test
         raise SchemaError("`required` is not a list")
+    # A property both required and with a default (zod's `.default()`) may be left out: the server fills it in.
     nodes = NodeBudget()  # one budget for all the properties of one tool
-    specs = [
-        input_spec(wire, resolve_refs(property_schema, schema, nodes), required=wire in required)
-        for wire, property_schema in properties.items()
-    ]
+    specs = []
+    for wire, property_schema in properties.items():
+        resolved = resolve_refs(property_schema, schema, nodes)
+        defaulted = isinstance(resolved, Mapping) and "default" in resolved
+        specs.append(input_spec(wire, resolved, required=wire in required and not defaulted))
     return order_inputs(specs)
 
 

@@ -38,6 +38,7 @@ class ConvertTool(SpaceTool):
     output_type = "number"
     src = "http://127.0.0.1:7860/"
     api_name = "/convert"
+    parameter_order: list[str] = ["value", "from_unit", "to_unit"]
 
     def forward(
         self,

@@ -39,6 +39,7 @@ class DescribeTool(SpaceTool):
     output_type = "string"
     src = "http://127.0.0.1:7860/"
     api_name = "/describe"
+    parameter_order: list[str] = ["name", "age", "height", "member", "color"]
 
     def forward(
         self,

@@ -22,6 +22,7 @@ class EchoJsonTool(SpaceTool):
     output_type = "any"
     src = "http://127.0.0.1:7860/"
     api_name = "/echo_json"
+    parameter_order: list[str] = ["data"]
 
     def forward(self, data: Any) -> Any:
         return self._predict({"data": data}, {})

@@ -24,6 +24,8 @@ class FileInfoTool(SpaceTool):
     output_type = "any"
     src = "http://127.0.0.1:7860/"
     api_name = "/file_info"
+    parameter_order: list[str] = ["path"]
+    file_paths: dict[str, list[str]] = {"path": [""]}
 
     def forward(self, path: str) -> Any:
         return self._predict({"path": path}, {}, files=["path"])

@@ -22,6 +22,7 @@ class NoInputsTool(SpaceTool):
     output_type = "string"
     src = "http://127.0.0.1:7860/"
     api_name = "/no_inputs"
+    parameter_order: list[str] = []
 
     def forward(self) -> str:
         return self._predict({}, {})

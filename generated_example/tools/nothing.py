@@ -24,6 +24,7 @@ class NothingTool(SpaceTool):
     output_type = "null"
     src = "http://127.0.0.1:7860/"
     api_name = "/nothing"
+    parameter_order: list[str] = ["note"]
 
     def forward(self, note: str) -> None:
         self._predict({"note": note}, {})

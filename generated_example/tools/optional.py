@@ -25,6 +25,7 @@ class OptionalTool(SpaceTool):
     output_type = "string"
     src = "http://127.0.0.1:7860/"
     api_name = "/optional"
+    parameter_order: list[str] = ["name", "title"]
 
     def forward(self, name: str, title: str | None = None) -> str:
         return self._predict({"name": name}, {"title": title})

@@ -13,20 +13,18 @@ from ._vendored_runtime import SpaceTool
 class StatsTool(SpaceTool):
     """Count the words and characters of a text and return it in upper case.
 
-    Calls /stats on space:http://127.0.0.1:7860/.
+    Returns a tuple of 3 values, in this order: words (Number), characters (Number), uppercase (Textbox).
 
-    Returns a tuple of 3 values, in this order:
-        words: Number
-        characters: Number
-        uppercase: Textbox
+    Calls /stats on space:http://127.0.0.1:7860/.
     """
 
     name = "stats"
-    description = "Count the words and characters of a text and return it in upper case."
+    description = "Count the words and characters of a text and return it in upper case.\n\nReturns a tuple of 3 values, in this order: words (Number), characters (Number), uppercase (Textbox)."
     inputs: dict[str, dict[str, Any]] = {"text": {"type": "string", "description": "Text"}}
     output_type = "array"
     src = "http://127.0.0.1:7860/"
     api_name = "/stats"
+    parameter_order: list[str] = ["text"]
 
     def forward(self, text: str) -> tuple[int, int, str]:
         return tuple(self._predict({"text": text}, {}))

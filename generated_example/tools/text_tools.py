@@ -61,18 +61,13 @@ class ConvertTemperatureTool(_ServerTool):
             "nullable": True,
         },
     }
-    output_type = "object"
-    output_schema = {
-        "properties": {"result": {"title": "Result", "type": "number"}},
-        "required": ["result"],
-        "title": "convert_temperatureOutput",
-        "type": "object",
-    }
+    output_type = "number"
     mcp_name = "convert_temperature"
+    result_key = "result"
 
     def forward(
         self, value: float, unit: Literal["C", "F", "K"] = "C", to: Literal["C", "F", "K"] = "F"
-    ) -> dict[str, Any]:
+    ) -> float:
         return self._call({"value": value}, {"unit": unit, "to": to})
 
 
@@ -139,16 +134,11 @@ class SlugifyTitleTool(_ServerTool):
             "nullable": True,
         },
     }
-    output_type = "object"
-    output_schema = {
-        "properties": {"result": {"title": "Result", "type": "string"}},
-        "required": ["result"],
-        "title": "slugify_titleOutput",
-        "type": "object",
-    }
+    output_type = "string"
     mcp_name = "slugify-title"
+    result_key = "result"
 
-    def forward(self, title: str, separator: Literal["-", "_"] = "-") -> dict[str, Any]:
+    def forward(self, title: str, separator: Literal["-", "_"] = "-") -> str:
         return self._call({"title": title}, {"separator": separator})
 
 

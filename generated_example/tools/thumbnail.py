@@ -35,6 +35,8 @@ class ThumbnailTool(SpaceTool):
     output_type = "image"
     src = "http://127.0.0.1:7860/"
     api_name = "/thumbnail"
+    parameter_order: list[str] = ["image", "size"]
+    file_paths: dict[str, list[str]] = {"image": [""]}
 
     def forward(self, image: Any, size: float = 64) -> AgentImage:
         return AgentImage(self._predict({"image": image, "size": size}, {}, files=["image"]))

@@ -32,6 +32,7 @@ class ToneTool(SpaceTool):
     output_type = "audio"
     src = "http://127.0.0.1:7860/"
     api_name = "/tone"
+    parameter_order: list[str] = ["frequency", "seconds"]
 
     def forward(self, frequency: float = 440, seconds: float = 0.5) -> AgentAudio | str:
         return audio_result(self._predict({"frequency": frequency, "seconds": seconds}, {}))

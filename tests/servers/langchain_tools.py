@@ -149,6 +149,50 @@ def needs_user(text: str, user_id: Annotated[str, InjectedToolArg]) -> str:
     return f"{user_id}: {text}"
 
 
+class AliasedInput(BaseModel):
+    query: str = Field(alias="q", description="What to look for")
+    page_size: int = Field(default=10, alias="pageSize", description="Hits per page")
+
+
+def _aliased(query: str, page_size: int = 10) -> str:
+    CALLS.append(("aliased", {"query": query, "page_size": page_size}))
+    return f"{query}:{page_size}"
+
+
+# Required and defaulted fields with aliases: `.invoke()` takes the aliases.
+aliased = StructuredTool.from_function(func=_aliased, name="aliased", description="Search, with aliased fields.",
+                                       args_schema=AliasedInput)  # fmt: skip
+
+
+async def _fetch_later(url: str, retries: int = 1) -> str:
+    CALLS.append(("fetch_later", {"url": url, "retries": retries}))
+    return f"fetched {url} ({retries})"
+
+
+# Only `.ainvoke()` runs it: `.invoke()` raises NotImplementedError.
+fetch_later = StructuredTool.from_function(coroutine=_fetch_later, name="fetch_later", description="Fetch, asynchronously.")
+
+
+class Shape(BaseModel):
+    """A box."""
+
+    width: float = Field(description="Width in cm")
+    height: float = Field(description="Height in cm")
+
+
+@tool
+def measure(target: Annotated[int | list[int] | Shape, Field(description="An id, several ids, or a shape")]) -> str:
+    """Measure one thing: a union of an integer, a list and an object."""
+    CALLS.append(("measure", {"target": target if not isinstance(target, Shape) else target.model_dump()}))
+    return repr(target)
+
+
+@tool("Python_REPL")
+def python_repl(command: str) -> str:
+    """Named like langchain-experimental's PythonREPLTool (mixed case)."""
+    return command
+
+
 def make_calculator() -> BaseTool:
     """A zero-argument factory returning one tool."""
     return Calculator()

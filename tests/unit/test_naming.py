@@ -112,3 +112,11 @@ def _names(statements: list[ast.stmt]) -> set[str]:
         elif isinstance(node, ast.alias):
             names.add((node.asname or node.name).partition(".")[0])
     return names
+
+
+def test_module_names_are_lower_snake_case() -> None:
+    from vendorgen.naming import module_name
+
+    assert module_name("Python_REPL") == "python_repl"
+    assert module_name("Get-Weather") == "get_weather"
+    assert module_name("Class") == "class_"  # lowered first, then kept off keywords

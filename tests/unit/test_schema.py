@@ -134,3 +134,41 @@ def test_colliding_properties_are_refused_after_overrides(tmp_path) -> None:
     )
     fixed = load_config(tmp_path).apply(module)
     assert [spec.name for spec in fixed.tools[0].inputs] == ["limit", "max_results"]
+
+
+# Unions keep their branches (issue 12): where smolagents' get_tool_json_schema reads them right.
+STRING = {"type": "string", "description": "A name"}
+OBJECT = {"type": "object", "properties": {"id": {"type": "integer"}}, "description": "By id"}
+
+
+@pytest.mark.parametrize(
+    ("union", "kept"),
+    [
+        ({"anyOf": [STRING, OBJECT]}, {"oneOf": [STRING, OBJECT]}),  # distinct types: any-of is one-of
+        ({"oneOf": [STRING, OBJECT]}, {"oneOf": [STRING, OBJECT]}),
+        ({"anyOf": [OBJECT, {**OBJECT, "description": "Other"}]}, {"anyOf": [OBJECT, {**OBJECT, "description": "Other"}]}),
+        ({"anyOf": [{"const": "all"}, {"type": "integer"}]}, {"oneOf": [{"const": "all"}, {"type": "integer"}]}),
+        # overlapping, and an enum smolagents would lift onto the whole input: only the type list
+        ({"anyOf": [{"type": "string", "enum": ["a"]}, {"type": "string", "minLength": 3}, {"type": "integer"}]}, {}),
+        ({"type": ["string", "integer"]}, {}),
+    ],
+)
+def test_a_union_keeps_its_branches_where_smolagents_reads_them(union: dict, kept: dict) -> None:
+    mapped = map_type(union)
+    assert {key: value for key, value in mapped.schema.items() if key in ("anyOf", "oneOf")} == kept
+
+
+def test_a_union_says_what_its_branches_say_and_is_annotated_precisely() -> None:
+    spec = input_spec("who", {"anyOf": [STRING, OBJECT, {"type": "null"}]}, required=True)
+    assert spec.description == "A name; or By id"
+    assert spec.annotation == "str | dict[str, Any] | None"
+    assert spec.smolagents_input()["type"] == ["string", "object"]
+    own = input_spec("who", {"anyOf": [STRING, OBJECT], "description": "Who"}, required=True)
+    assert own.description == "Who"
+    assert input_spec("x", {"anyOf": [{"type": "integer", "description": "Count"}, {"type": "null"}]}, required=False).description == "Count"
+
+
+def test_required_with_a_default_is_optional() -> None:
+    query, limit = inputs_from_object({"type": "object", "required": ["query", "limit"], "properties": {
+        "query": {"type": "string"}, "limit": {"type": "integer", "default": 10}}})  # fmt: skip
+    assert (query.required, limit.required, limit.python_default) == (True, False, 10)

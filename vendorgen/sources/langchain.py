@@ -22,6 +22,7 @@ import os
 import sys
 import typing
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from vendorgen import limits, naming, schema
@@ -107,7 +108,7 @@ def inspect_here(target: str, options: AddOptions) -> list[dict[str, Any]]:
     if options.name:
         name = naming.python_name(options.name)
     else:
-        name = tool_name(described[0]["name"], options.prefix) if single else naming.python_name(attr).lower()
+        name = naming.module_name(tool_name(described[0]["name"], options.prefix) if single else attr)
     again = replay_options(name, tools=list(options.tools), prefix=options.prefix)
     return [
         {
@@ -264,7 +265,11 @@ def describe(tool: Any) -> dict[str, Any]:
     """One tool as JSON: what `build` needs, read without changing the tool."""
     call_schema = _json_schema(tool.tool_call_schema)
     input_schema = _json_schema(tool.get_input_schema())
-    visible = set(call_schema.get("properties") or {})
+    # `tool_call_schema` names a pydantic field by its Python name, the input schema (what
+    # `.invoke()` validates) by its alias: the alias is the wire name.
+    arguments = call_schema.get("properties") or {}
+    aliases = {name: alias for name, alias in _aliases(tool.get_input_schema()).items() if name in arguments}
+    visible = {aliases.get(name, name) for name in arguments}
     injected = [name for name in (input_schema.get("properties") or {}) if name not in visible]
     required = set(input_schema.get("required") or [])
     if missing := [name for name in injected if name in required]:
@@ -273,7 +278,7 @@ def describe(tool: Any) -> dict[str, Any]:
             " runtime can give them, so a vendored tool could never call it"
         )
     kind, annotation = _output(tool)
-    return {
+    described = {
         "name": tool.name,
         "description": tool.description or "",
         "schema": call_schema,
@@ -281,6 +286,30 @@ def describe(tool: Any) -> dict[str, Any]:
         "output_type": kind,
         "output_annotation": annotation,
     }
+    if aliases:
+        described["aliases"] = aliases
+    if is_async(tool):
+        described["is_async"] = True
+    return described
+
+
+def _aliases(model: Any) -> dict[str, str]:
+    """{Python name: alias} of a pydantic model's fields that `.invoke()` expects under another name."""
+    fields = getattr(model, "model_fields", None)
+    if not isinstance(fields, Mapping):
+        return {}
+    found = {}
+    for name, info in fields.items():
+        alias = getattr(info, "validation_alias", None) or getattr(info, "alias", None)
+        if isinstance(alias, str) and alias != name:
+            found[name] = alias
+    return found
+
+
+def is_async(tool: Any) -> bool:
+    """A tool built from a coroutine only (`StructuredTool.from_function(coroutine=...)`): `.invoke()`
+    raises NotImplementedError on it, only `.ainvoke()` runs it."""
+    return getattr(tool, "func", False) is None and getattr(tool, "coroutine", None) is not None
 
 
 def _json_schema(value: Any) -> dict[str, Any]:
@@ -296,7 +325,7 @@ def _output(tool: Any) -> tuple[str, str]:
     """The smolagents output type from the function's return annotation; `any` when unsure."""
     if getattr(tool, "response_format", "content") != "content":
         return "any", "Any"
-    function = getattr(tool, "func", None) or getattr(type(tool), "_run", None)
+    function = getattr(tool, "func", None) or getattr(tool, "coroutine", None) or getattr(type(tool), "_run", None)
     try:
         hint = typing.get_type_hints(function).get("return") if function is not None else None
     except Exception:  # unresolvable annotations: not worth failing over
@@ -348,6 +377,14 @@ def _tool(raw: Mapping[str, Any], name: str) -> ToolSpec:
         inputs = schema.inputs_from_object(raw["schema"])
     except SchemaError as exc:
         raise SchemaError(f"tool {lc_name!r}: {exc}") from None
+    aliases = raw.get("aliases") or {}
+    if not isinstance(aliases, Mapping) or not all(isinstance(alias, str) for alias in aliases.values()):
+        raise SchemaError(f"tool {lc_name!r}: `aliases` is not a map of names")
+    inputs = tuple(replace(spec, wire_name=aliases.get(spec.wire_name, spec.wire_name)) for spec in inputs)
+    # Only `.ainvoke()` runs an async-only tool: the runtime runs it on an event loop of its own.
+    constants: tuple[tuple[str, Any], ...] = (("lc_name", lc_name),)
+    if raw.get("is_async") is True:
+        constants += (("is_async", True),)
     kind = raw.get("output_type", "any")
     annotation = raw.get("output_annotation", "Any")
     if (kind, annotation) not in _RETURNS.values():
@@ -361,5 +398,6 @@ def _tool(raw: Mapping[str, Any], name: str) -> ToolSpec:
         inputs=inputs,
         outputs=(OutputSpec("result", kind, annotation, "what the LangChain tool returns"),),
         output_type=kind,
-        constants=(("lc_name", lc_name),),
+        constants=constants,
+        generated_description=not description.strip(),
     )

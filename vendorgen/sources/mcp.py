@@ -13,6 +13,8 @@ mcp SDK only (see templates/mcp.py.j2).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
 import re
@@ -20,6 +22,8 @@ import shlex
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from importlib import metadata
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -29,6 +33,7 @@ from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
 from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, replay_options, seconds_from_env, waiting
+from vendorgen.workspace import find_root
 
 OPTIONS = frozenset({"trust", "env", "tools", "prefix", "name"})
 ALLOWED_IMPORTS = frozenset(
@@ -101,7 +106,93 @@ def _stdio_target(command_line: str, options: AddOptions) -> dict[str, Any]:
             raise UsageError(f"--env takes a variable name, not {name!r}; the value is read at run time")
         if name not in env:
             env.append(name)
-    return {"transport": "stdio", "command": argv[0], "args": argv[1:], "env": env}
+    argv, project_paths = portable_argv(argv, find_root())
+    argv, package = pinned_package(argv)
+    server: dict[str, Any] = {"transport": "stdio", "command": argv[0], "args": argv[1:], "env": env}
+    if project_paths:
+        server["project_paths"] = project_paths
+    if package:
+        server["package"] = package
+    return server
+
+
+def portable_argv(argv: list[str], root: Path) -> tuple[list[str], list[int]]:
+    """`argv` with every path inside the project made relative to its root, and their indices.
+
+    A word is a path when it names an existing file or directory, from here or from the project
+    root (so `update` finds it again from a subdirectory). Paths outside the project stay as given.
+    """
+    portable = list(argv)
+    indices: list[int] = []
+    for index, word in enumerate(argv):
+        if not word or word.startswith("-") or argv[index - 1] in ("-m", "--from") and index > 0:
+            continue  # an option, or a module or package name that may share a directory's name
+        for base in (Path.cwd(), root):
+            candidate = (base / word).resolve()
+            if not candidate.exists():
+                continue
+            if candidate != root and root not in candidate.parents:
+                break  # outside the project: kept as written
+            portable[index] = candidate.relative_to(root).as_posix()
+            indices.append(index)
+            break
+    return portable, indices
+
+
+def resolved_argv(server: Mapping[str, Any], root: Path) -> list[str]:
+    """The command line to start, with the project's paths resolved against `root`."""
+    argv = [server["command"], *server["args"]]
+    for index in server.get("project_paths", ()):
+        if isinstance(index, int) and 0 <= index < len(argv):
+            argv[index] = str(root / argv[index])
+    return argv
+
+
+def pinned_package(argv: list[str]) -> tuple[list[str], dict[str, str]]:
+    """`npx PKG ...` with PKG pinned to the version npx runs here, and {"name", "version"}; else unchanged.
+
+    npx runs the package installed in the nearest `node_modules` above the current directory,
+    else one it downloads into its cache (`~/.npm/_npx`): whichever it is, its `package.json`
+    gives the exact version. A version already exact is kept; a tag or range is replaced.
+    """
+    if os.path.basename(argv[0]) not in ("npx", "npx.cmd"):
+        return argv, {}
+    position = next((index for index, word in enumerate(argv[1:], 1) if not word.startswith("-")), None)
+    if position is None or any(word in ("-p", "--package", "-c", "--call") for word in argv[1:position]):
+        return argv, {}
+    name, version = _npm_spec(argv[position])
+    if not version or not _EXACT_VERSION.match(version):
+        version = _installed_npm_version(name)
+    if not version:
+        return argv, {}
+    pinned = list(argv)
+    pinned[position] = f"{name}@{version}"
+    return pinned, {"name": name, "version": version}
+
+
+_EXACT_VERSION = re.compile(r"\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?\Z")
+
+
+def _npm_spec(spec: str) -> tuple[str, str]:
+    """`@scope/name@1.2` -> (`@scope/name`, `1.2`); `name` -> (`name`, ``)."""
+    at = spec.rfind("@")
+    return (spec[:at], spec[at + 1 :]) if at > 0 else (spec, "")
+
+
+def _installed_npm_version(name: str) -> str:
+    places = [directory / "node_modules" for directory in (Path.cwd(), *Path.cwd().parents)]
+    cached = Path(os.environ.get("npm_config_cache") or Path.home() / ".npm") / "_npx"
+    if cached.is_dir():
+        places += sorted(cached.glob("*/node_modules"), key=lambda path: path.stat().st_mtime, reverse=True)
+    for place in places:
+        manifest = place / name / "package.json"
+        try:
+            version = json.loads(manifest.read_text(encoding="utf-8")).get("version")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(version, str) and _EXACT_VERSION.match(version):
+            return version
+    return ""
 
 
 def _url(url: str) -> str:
@@ -113,6 +204,9 @@ def _url(url: str) -> str:
 
 def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     server = parse_target(target, options)
+    if server["transport"] == "stdio":
+        # What is written down (the lock, the header) is the portable command line, never this machine's paths.
+        target = "stdio:" + shlex.join([server["command"], *server["args"]])
     info, raw_tools = list_tools(server, seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT))
     limits.check_listing(raw_tools, f"the tools/list of the MCP server {_where(server)}")
     tools = [tool for tool in raw_tools if isinstance(tool, dict)]
@@ -135,7 +229,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             "name": name,
             "server": server,
             "server_info": info,
-            "revision": revision(info),
+            "revision": revision(info, server),
             "prefix": options.prefix,
             "tools": tools,
             "options": again,
@@ -178,14 +272,40 @@ def default_module_name(info: Mapping[str, Any], server: Mapping[str, Any]) -> s
             base = os.path.basename(server["command"])
         else:
             base = urlsplit(server["url"]).hostname or "mcp"
-    name = naming.python_name(base).lower()
+    name = naming.module_name(base)
     return f"mcp{name}" if name.startswith("_") else name
 
 
-def revision(info: Mapping[str, Any]) -> str:
+def revision(info: Mapping[str, Any], server: Mapping[str, Any] | None = None) -> str:
+    """Which version of the server was read: its own, where the command line tells.
+
+    `serverInfo.version` is often not the server's: FastMCP reports the mcp SDK's version. So a
+    pinned npx package gives its name and version, `python -m MODULE` the distribution that provides
+    MODULE, a script inside the project the server's name and the sha256 of the script; anything else
+    (an HTTP server) what it says in `serverInfo`.
+    """
     name = info.get("name") if isinstance(info.get("name"), str) else ""
     version = info.get("version") if isinstance(info.get("version"), str) else ""
-    return " ".join(part for part in (name, version) if part)
+    own = _own_revision(server) if server is not None and server["transport"] == "stdio" else ""
+    if own.startswith("sha256:"):
+        return " ".join(part for part in (name, own) if part)
+    return own or " ".join(part for part in (name, version) if part)
+
+
+def _own_revision(server: Mapping[str, Any]) -> str:
+    package = server.get("package")
+    if isinstance(package, Mapping):
+        return f"{package['name']} {package['version']}"
+    argv = [server["command"], *server["args"]]
+    if server["command"] in ("python", "python3") and argv[1:2] == ["-m"] and len(argv) > 2:
+        top = argv[2].split(".")[0]
+        for distribution in metadata.packages_distributions().get(top, [])[:1]:
+            return f"{distribution} {metadata.version(distribution)}"
+    for index in server.get("project_paths", ()):
+        path = find_root() / argv[index]
+        if path.is_file():  # the first file of the project on the command line: the server's code
+            return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    return ""
 
 
 def stdio_params(server: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> Any:
@@ -201,7 +321,8 @@ def stdio_params(server: Mapping[str, Any], environ: Mapping[str, str] | None = 
                 " (it is never written down)"
             )
         env = {name: environ[name] for name in server["env"]}
-        return StdioServerParameters(command=python_command(server["command"]), args=list(server["args"]), env=env)
+        argv = resolved_argv(server, find_root())
+        return StdioServerParameters(command=python_command(argv[0]), args=argv[1:], env=env)
     return None
 
 
@@ -239,7 +360,9 @@ def list_tools(server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT) -> t
                 raise
             if isinstance(leaf := _leaf(exc), SchemaError):  # what the listing broke (a limit), from inside the session
                 raise leaf from None
-            raise SourceUnreachable(_failure(where, server, exc, timeout, _first_problem(log.records))) from None
+            refusal = _refusal_reason(server, leaf, timeout)
+            reason = _failure(where, server, exc, timeout, _first_problem(log.records), refusal)
+            raise SourceUnreachable(reason) from None
 
 
 class _Recorder(logging.Handler):
@@ -284,8 +407,64 @@ def _first_problem(records: list[logging.LogRecord]) -> str:
     return ""
 
 
-def _failure(where: str, server: Mapping[str, Any], exc: BaseException, timeout: float, logged: str = "") -> str:
-    """One line saying why the server could not be read; `logged`: the first problem the client logged."""
+def _refusal_reason(server: Mapping[str, Any], leaf: BaseException, timeout: float) -> str:
+    """What an HTTP server that refused access (401/403) said about why, in a few words; "" for anything else.
+
+    The mcp client reads a refused response's headers only, so the body is asked for once more.
+    """
+    response: Any = getattr(leaf, "response", None)
+    if server["transport"] == "stdio" or getattr(response, "status_code", None) not in (401, 403):
+        return ""
+    import httpx
+
+    body = ""
+    try:
+        if server["transport"] == "sse":
+            again = httpx.get(server["url"], timeout=timeout)
+        else:
+            again = httpx.post(server["url"], json=_INITIALIZE, timeout=timeout,
+                               headers={"Accept": "application/json, text/event-stream"})  # fmt: skip
+        if again.status_code in (401, 403):
+            response, body = again, again.text[:2000]
+    except httpx.HTTPError:
+        pass
+    reason = _said(body) or _said_in_header(response.headers.get("www-authenticate", ""))
+    if not reason and response.reason_phrase not in ("Unauthorized", "Forbidden", ""):
+        reason = response.reason_phrase
+    reason = escape_text(" ".join(reason.split()))
+    return reason if len(reason) <= 200 else reason[:200] + "..."
+
+
+_INITIALIZE = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "vendorgen", "version": "0"}}}  # fmt: skip
+
+
+def _said(body: str) -> str:
+    """The message of an error body: a JSON error's own words, else the text."""
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return body.strip()
+    for _ in range(3):  # {"error": {"message": ...}}, {"error": "...", "error_description": "..."}
+        if not isinstance(value, Mapping):
+            break
+        for key in ("error_description", "message", "detail", "error"):
+            if isinstance(value.get(key), str) and value[key].strip():
+                return value[key]
+        value = value.get("error")
+    return body.strip() if not isinstance(value, (Mapping, list)) else ""
+
+
+def _said_in_header(challenge: str) -> str:
+    found = re.search(r'error_description="([^"]*)"', challenge)
+    return found.group(1) if found else ""
+
+
+def _failure(
+    where: str, server: Mapping[str, Any], exc: BaseException, timeout: float, logged: str = "", refusal: str = ""
+) -> str:
+    """One line saying why the server could not be read; `logged`: the first problem the client logged;
+    `refusal`: what a server refusing access said."""
     leaf = _leaf(exc)
     name = type(leaf).__name__
     text = escape_text(" ".join(str(leaf).split()))
@@ -312,7 +491,8 @@ def _failure(where: str, server: Mapping[str, Any], exc: BaseException, timeout:
         # The mcp client turns a 404 into "Session terminated", even for the first request.
         status = getattr(getattr(leaf, "response", None), "status_code", 404)
         if status in (401, 403):
-            return f"{where} refused access (HTTP {status}); vendorgen sends no credentials to MCP servers"
+            said = f": {refusal}" if refusal else ""
+            return f"{where} refused access (HTTP {status}{said}); vendorgen sends no credentials to MCP servers"
         if status >= 500:
             return f"the MCP server {where} failed (HTTP {status}); try again later"
         hint = (
@@ -416,7 +596,9 @@ def _tool(raw: Any, prefix: str, server_name: str) -> ToolSpec:
     except SchemaError as exc:
         raise SchemaError(f"tool {_show(mcp_name)!r}: {exc}") from None
     name = tool_name(mcp_name, prefix)
+    description, described = _description(raw, mcp_name, server_name)
     output_schema = raw.get("outputSchema")
+    constants: tuple[tuple[str, Any], ...] = (("mcp_name", mcp_name),)
     if isinstance(output_schema, Mapping):
         try:
             resolved = schema.resolve_refs(output_schema, output_schema)
@@ -424,6 +606,14 @@ def _tool(raw: Any, prefix: str, server_name: str) -> ToolSpec:
             raise SchemaError(f"tool {_show(mcp_name)!r} output schema: {exc}") from None
         outputs = (OutputSpec("result", "object", "dict[str, Any]", "the structured result"),)
         output_type = "object"
+        if _wraps_result(resolved):
+            # A plain value the server wraps as {"result": value}: the tool returns the value itself.
+            mapped = schema.map_type(resolved["properties"][RESULT_KEY])
+            output_type = mapped.type if isinstance(mapped.type, str) and mapped.type != "null" else "any"
+            annotation = mapped.annotation if output_type != "any" else "Any"
+            outputs = (OutputSpec("result", output_type, annotation, "the value the tool returns"),)
+            resolved = None
+            constants += (("result_key", RESULT_KEY),)
     else:
         resolved = None
         outputs = (OutputSpec("result", "any", "Any", "the content the server returns"),)
@@ -431,20 +621,49 @@ def _tool(raw: Any, prefix: str, server_name: str) -> ToolSpec:
     return ToolSpec(
         name=name,
         class_name=naming.class_name(name),
-        description=_description(raw, mcp_name, server_name),
+        description=description,
+        generated_description=not described,
         endpoint=mcp_name,
         inputs=inputs,
         outputs=outputs,
         output_type=output_type,
         output_schema=resolved,
-        constants=(("mcp_name", mcp_name),),
+        constants=constants,
     )
 
 
-def _description(raw: Mapping[str, Any], mcp_name: str, server_name: str) -> str:
+RESULT_KEY = "result"
+
+
+def _wraps_result(output_schema: Mapping[str, Any]) -> bool:
+    """Whether the structured result is a plain value wrapped as {"result": value}.
+
+    FastMCP 2 marks it (`x-fastmcp-wrap-result`); the mcp SDK's FastMCP does not, but its wrapper
+    has one recognisable shape: a model titled `<function>Output`, with no description, whose only,
+    required property is `result` titled "Result". Any other object with a `result` field stays a dict.
+    """
+    properties = output_schema.get("properties")
+    if not isinstance(properties, Mapping) or list(properties) != [RESULT_KEY]:
+        return False
+    if output_schema.get("x-fastmcp-wrap-result") is True:
+        return True
+    result = properties[RESULT_KEY]
+    title = output_schema.get("title")
+    return (
+        output_schema.get("required") == [RESULT_KEY]
+        and isinstance(title, str)
+        and title.endswith("Output")
+        and "description" not in output_schema
+        and isinstance(result, Mapping)
+        and result.get("title") == "Result"
+    )
+
+
+def _description(raw: Mapping[str, Any], mcp_name: str, server_name: str) -> tuple[str, bool]:
+    """(the description, whether the server gave one)."""
     annotations = raw["annotations"] if isinstance(raw.get("annotations"), Mapping) else {}
     for text in (raw.get("description"), raw.get("title"), annotations.get("title")):
         if isinstance(text, str) and text.strip():
-            return schema.description_text(text)
+            return schema.description_text(text), True
     where = f" of the MCP server {server_name}" if server_name else ""
-    return f"The {mcp_name} tool{where}."
+    return f"The {mcp_name} tool{where}.", False

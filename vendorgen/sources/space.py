@@ -16,7 +16,7 @@ from vendorgen import limits, naming, schema
 from vendorgen.credentials import refuse_url_credentials
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.hubclient import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
-from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec
+from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, returns_note
 from vendorgen.sources import AddOptions, waiting
 
 OPTIONS = frozenset({"api_name", "all_endpoints", "name", "token"})
@@ -32,9 +32,6 @@ ALLOWED_IMPORTS = frozenset(
     }
 )
 
-# Keyword parameters of gradio_client's `Client.predict` itself: an app parameter with one of
-# these names cannot be sent by keyword (it would be taken as predict's own argument).
-_PREDICT_KEYWORDS = ("self", "api_name", "fn_index", "headers")
 # Components whose value is a file: sent through handle_file, as smolagents type.
 _FILE_COMPONENTS = {"Image": "image", "Audio": "audio"}
 _FILE_NOTE = {
@@ -74,7 +71,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
         prefix = ""
     snapshots = []
     for api_name in chosen:
-        wanted = options.name if options.name and len(chosen) == 1 else prefix + naming.python_name(api_name)
+        wanted = options.name if options.name and len(chosen) == 1 else prefix + naming.module_name(api_name)
         name = naming.python_name(wanted)
         snapshots.append(
             {
@@ -148,22 +145,30 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     if not isinstance(endpoint, Mapping):
         raise SchemaError(f"endpoint {api_name} is not described by an object")
     refuse_url_credentials(str(snapshot["src"]))  # a snapshot from before the check, or edited by hand
-    inputs = schema.order_inputs([_input(parameter, index) for index, parameter in enumerate(endpoint.get("parameters") or [])])
-    if clashes := [spec.wire_name for spec in inputs if spec.wire_name in _PREDICT_KEYWORDS]:
-        raise SchemaError(
-            f"endpoint {api_name!r}: gradio_client cannot send the parameter {clashes[0]!r} by name"
-            f" (Client.predict takes {', '.join(_PREDICT_KEYWORDS[1:])} itself)"
-        )
+    read = [_input(parameter, index) for index, parameter in enumerate(endpoint.get("parameters") or [])]
+    inputs = schema.order_inputs([spec for spec, _ in read])
     returns = endpoint.get("returns") or []
     outputs = tuple(_output(value, index, alone=len(returns) == 1) for index, value in enumerate(returns))
     name = snapshot["name"]
     description = limits.check_description(_text(endpoint.get("description")), f"the description of {api_name}")
-    if not description.strip():
+    generated = not description.strip()
+    if generated:
         description = f"Calls {api_name} of the Gradio app {snapshot['src']}."
+    if len(outputs) > 1:
+        description = f"{description.rstrip()}\n\n{returns_note(outputs)}"
     if len(outputs) == 1:
         output_type = outputs[0].type
     else:
         output_type = "array" if outputs else "null"
+    # The app's own parameter order: the runtime sends by position, so a parameter may be called
+    # like a keyword of Client.predict (`headers`, `api_name`, `fn_index`).
+    constants: tuple[tuple[str, Any], ...] = (
+        ("src", snapshot["src"]),
+        ("api_name", api_name),
+        ("parameter_order", [spec.name for spec, _ in read]),
+    )
+    if file_paths := {spec.name: positions for spec, positions in read if positions}:
+        constants += (("file_paths", file_paths),)
     tool = ToolSpec(
         name=name,
         class_name=naming.class_name(name),
@@ -172,7 +177,8 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
         inputs=inputs,
         outputs=outputs,
         output_type=output_type,
-        constants=(("src", snapshot["src"]), ("api_name", api_name)),
+        constants=constants,
+        generated_description=generated,
     )
     return ModuleSpec(
         name=name,
@@ -184,28 +190,32 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     )
 
 
-def _input(parameter: Any, index: int) -> InputSpec:
+def _input(parameter: Any, index: int) -> tuple[InputSpec, list[str]]:
+    """One parameter, and the positions of the files in its value (see `model.ToolSpec`: `file_paths`)."""
     if not isinstance(parameter, Mapping):
         raise SchemaError(f"parameter {index} is not an object")
     wire = parameter.get("parameter_name")
     if not isinstance(wire, str) or not wire:
         wire = f"param_{index}"
     component = _text(parameter.get("component"))
-    type_schema = parameter["type"] if isinstance(parameter.get("type"), Mapping) else {}
+    given = parameter["type"] if isinstance(parameter.get("type"), Mapping) else {}
+    # Gradio gives each parameter its own `$defs` (FileData...): resolved here, so no reference dangles.
+    type_schema, positions = _paths_for_files(schema.resolve_refs(given, given), "")
     description = _text(parameter.get("label"))
-    if _text(type_schema.get("description")) and "json" not in type_schema.get("description", "").lower():
-        extra = type_schema["description"]
+    if _text(given.get("description")) and "json" not in given["description"].lower():
+        extra = given["description"]
         description = f"{description}: {extra}" if description else extra
     has_default = bool(parameter.get("parameter_has_default"))
     default = parameter.get("parameter_default") if has_default else NO_DEFAULT
-    file_kind = _FILE_COMPONENTS.get(component) or ("string" if _is_file(type_schema) else None)
-    if file_kind is None and type_schema.get("type") == "array" and _is_file(type_schema.get("items")):
+    file_kind = _FILE_COMPONENTS.get(component) or ("string" if positions == [""] else None)
+    if file_kind is None and positions == ["[*]"] and type_schema.get("type") == "array":
         file_kind = "array"
     if file_kind is None:
-        return schema.input_spec(wire, type_schema, required=not has_default, description=description, default=default)
+        spec = schema.input_spec(wire, type_schema, required=not has_default, description=description, default=default)
+        return spec, positions
     note = _FILE_NOTE.get(file_kind, "Local paths or http(s) URLs.")
     annotation = {"image": "Any", "audio": "Any", "string": "str", "array": "list[str]"}[file_kind]
-    return schema.input_spec(
+    spec = schema.input_spec(
         wire,
         type_schema,
         required=not has_default,
@@ -215,6 +225,37 @@ def _input(parameter: Any, index: int) -> InputSpec:
         kind=file_kind,
         annotation=annotation,
     )
+    return spec, positions or [""]
+
+
+# What a file is to whoever calls the tool: a path or a URL (the runtime uploads it).
+_PATH_SCHEMA = {"type": "string", "description": "A local path or an http(s) URL."}
+
+
+def _paths_for_files(node: Any, position: str) -> tuple[Any, list[str]]:
+    """`node` with every gradio FileData replaced by a path, and where they were: "" the value
+    itself, "[*]" each item, ".name" a property, combined (".files[*]")."""
+    if _is_file(node):
+        return dict(_PATH_SCHEMA), [position]
+    if not isinstance(node, Mapping):
+        return node, []
+    result = dict(node)
+    found: list[str] = []
+    for combinator in ("anyOf", "oneOf"):
+        if isinstance(node.get(combinator), list):
+            branches = [_paths_for_files(branch, position) for branch in node[combinator]]
+            result[combinator] = [branch for branch, _ in branches]
+            found += [where for _, positions in branches for where in positions if where not in found]
+    if isinstance(node.get("items"), Mapping):
+        result["items"], positions = _paths_for_files(node["items"], f"{position}[*]")
+        found += positions
+    if isinstance(node.get("properties"), Mapping):
+        properties = {}
+        for key, value in node["properties"].items():
+            properties[key], positions = _paths_for_files(value, f"{position}.{key}")
+            found += positions
+        result["properties"] = properties
+    return result, found
 
 
 def _output(value: Any, index: int, alone: bool) -> OutputSpec:
@@ -222,8 +263,9 @@ def _output(value: Any, index: int, alone: bool) -> OutputSpec:
         raise SchemaError(f"return value {index} is not an object")
     label = _text(value.get("label"))
     component = _text(value.get("component"))
-    type_schema = value.get("type") if isinstance(value.get("type"), Mapping) else {}
-    name = naming.python_name(label).lower() if label else f"output_{index}"
+    given: Mapping[str, Any] = value["type"] if isinstance(value.get("type"), Mapping) else {}
+    type_schema = schema.resolve_refs(given, given)
+    name = naming.module_name(label) if label else f"output_{index}"
     # A single image or audio output is wrapped for the agent; inside a tuple it stays a path.
     if component == "Image" and alone:
         return OutputSpec(name, "image", "AgentImage", label=label, component=component)
