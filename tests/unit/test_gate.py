@@ -62,7 +62,7 @@ TAMPERINGS = [
     ("# Vendored by", "\ufeff# Vendored by", "byte order mark"),
     ('    name = "describe"\n', '    name = "describe"\r\n', "other text than vendorgen checked"),
     # A parameter must not shadow what the module defines: forward would call the argument.
-    ("        age: int = 30,\n", "        Tool: int = 30,\n", "shadows the module.s Tool"),
+    ("        age: int = 30,\n", "        SpaceTool: int = 30,\n", "shadows the module.s SpaceTool"),
 ]  # fmt: skip
 
 
@@ -167,9 +167,9 @@ def test_a_parameter_shadowing_a_module_name_is_refused() -> None:
     """The check that holds whatever the templates define: a parameter named like an import."""
     module, code = module_for("/describe")
     spec = module.tools[0]
-    renamed = replace(spec.inputs[0], name="Tool")
+    renamed = replace(spec.inputs[0], name="SpaceTool")
     tool = replace(spec, inputs=(renamed, *spec.inputs[1:]))
     shadowing = replace(module, tools=(tool,))
     code = format_source(render_module(shadowing, "0" * 64))
-    with pytest.raises(GateError, match="parameter Tool of DescribeTool.forward shadows the module's Tool"):
+    with pytest.raises(GateError, match="parameter SpaceTool of DescribeTool.forward shadows the module.s SpaceTool"):
         check_module(code, shadowing, space.ALLOWED_IMPORTS)
