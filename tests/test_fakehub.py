@@ -31,7 +31,6 @@ os.environ.update(OFFLINE_ENV)
 import json  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
 import urllib.request  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -454,10 +453,8 @@ def test_injected_500(hub: FakeHub, api: HfApi, tmp_path: Path) -> None:
     assert "a.py" not in hub.files(SPACE)
 
     # hf_hub_download: one failed HEAD and nothing cached -> an immediate retried HEAD succeeds.
-    started = time.monotonic()
     hub.fail_next(r"/resolve/", 500, method="HEAD")
     assert download(hub, tmp_path).read_bytes() == b"x"
-    assert time.monotonic() - started < 1  # the first backoff attempt does not sleep
     assert [m for m, p in hub.requests if "/resolve/" in p][-3:] == ["HEAD", "HEAD", "GET"]
 
     # With the file cached, a Hub outage falls back to the cache without retrying.

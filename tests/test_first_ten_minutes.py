@@ -13,7 +13,6 @@ import re
 import shutil
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -259,14 +258,11 @@ def test_check_remote_contacts_a_dead_source_once_with_one_error(tmp_path: Path)
     modules = sorted(path.stem for path in (project.root / "tools").glob("*.py"))
     assert len(modules) > 5
 
-    started = time.monotonic()
     result = project.run("check", "--remote")
-    elapsed = time.monotonic() - started
     assert result.exit_code == 2
     cannot = [line for line in result.stdout.splitlines() if "cannot check" in line]
     assert len(cannot) == 1, result.stdout
     assert cannot[0].startswith(f"space:{url}: cannot check {', '.join(modules)}: cannot read the Gradio API")
-    assert elapsed < 15, elapsed  # one refused connection, not one per module
 
     report = json.loads(project.run("check", "--remote", "--json").stdout)
     [error] = report["errors"]

@@ -7,7 +7,6 @@ import io
 import json
 import os
 import sys
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -217,10 +216,8 @@ async def test_fastmcp_sse() -> None:
 @pytest.mark.anyio
 async def test_fastmcp_slow_tool_times_out() -> None:
     async with stdio_session(SERVER) as session:
-        started = time.monotonic()
         with pytest.raises(McpError, match="Timed out"):
             await session.call_tool("sleep", {"seconds": 30}, read_timeout_seconds=timedelta(seconds=0.5))
-        assert time.monotonic() - started < 10
         # The session is still usable after a timed-out request.
         assert text_of(await session.call_tool("sleep", {"seconds": 0.1})) == "slept 0.1"
 

@@ -452,20 +452,21 @@ def test_help_says_what_trust_and_env_mean(project: Project) -> None:
 # ---------------------------------------------------------------------------
 
 
-def run_failing(project: Project, *args: str, env: dict[str, str] | None = None) -> tuple[str, float]:
-    started = time.monotonic()
-    result = project.run("add", *args, env=env)
-    elapsed = time.monotonic() - started
+def run_failing(project: Project, *args: str, env: dict[str, str] | None = None) -> tuple[str, None]:
+    """`add` that must fail with one error line. Unless a test sets its own, the MCP time-out is far
+    longer than the run may take (a subprocess time-out, as a hang guard): a failure that waited for
+    the time-out instead of seeing the cause fails the test, with no timing in it."""
+    result = project.run("add", *args, env={"VENDORGEN_MCP_TIMEOUT": "600", **(env or {})}, timeout=120)
     assert result.exit_code == 2, result
     assert result.stderr.strip().splitlines()[-1].startswith("error: ")
     assert not (project.root / "vendorgen.lock").exists()
-    return result.stderr.strip().splitlines()[-1], elapsed
+    return result.stderr.strip().splitlines()[-1], None
 
 
 @pytest.mark.parametrize("uri", ["mcp:http://127.0.0.1:{port}/mcp", "mcp:sse:http://127.0.0.1:{port}/sse"])
 def test_connection_refused(project: Project, uri: str) -> None:
-    line, elapsed = run_failing(project, uri.format(port=free_port()))
-    assert "cannot connect to http://127.0.0.1:" in line and elapsed < 10
+    line, _ = run_failing(project, uri.format(port=free_port()))
+    assert "cannot connect to http://127.0.0.1:" in line
 
 
 def test_not_an_mcp_endpoint(project: Project, gradio_app: str) -> None:
@@ -480,15 +481,14 @@ def test_command_not_found(project: Project) -> None:
 
 
 def test_server_that_exits_at_once(project: Project) -> None:
-    line, elapsed = run_failing(project, "mcp:stdio:python -c 'import sys; sys.exit(3)'", "--trust")
-    assert "exited or closed its output before answering" in line and elapsed < 10
+    line, _ = run_failing(project, "mcp:stdio:python -c 'import sys; sys.exit(3)'", "--trust")
+    assert "exited or closed its output before answering" in line
 
 
 def test_server_that_never_answers_times_out(project: Project) -> None:
-    line, elapsed = run_failing(project, "mcp:stdio:python -c 'import time; time.sleep(60)'", "--trust",
-                                env={"VENDORGEN_MCP_TIMEOUT": "1.5"})  # fmt: skip
+    line, _ = run_failing(project, "mcp:stdio:python -c 'import time; time.sleep(600)'", "--trust",
+                          env={"VENDORGEN_MCP_TIMEOUT": "1.5"})  # fmt: skip
     assert "no answer from the MCP server" in line and "within 1.5 s" in line
-    assert elapsed < 15
 
 
 def test_bad_timeout_setting(project: Project) -> None:
@@ -655,10 +655,8 @@ def test_is_error_raises_with_the_servers_message(stdio_module: ModuleType) -> N
 
 def test_per_call_timeout(stdio_module: ModuleType) -> None:
     sleep = stdio_module.SleepTool(timeout=0.5)
-    started = time.monotonic()
     with pytest.raises(TimeoutError, match="did not answer within 0.5 s"):
         sleep(seconds=30)
-    assert time.monotonic() - started < 5
     assert sleep(seconds=0.1) == "slept 0.1"  # the session survives a timed-out call
     assert stdio_module.SleepTool().timeout == stdio_module.TIMEOUT == 60.0
     assert all(tool.timeout == 2.5 for tool in stdio_module.tools(timeout=2.5))
@@ -789,10 +787,8 @@ def test_connect_timeout_at_run_time(stdio_project: Project) -> None:
     module = stdio_project.import_module("tools/vendorgen_test.py")  # a fresh copy to change
     module.SERVER["args"] = ["-c", "import time; time.sleep(60)"]
     module._ServerTool.session.connect_timeout = 1.0
-    started = time.monotonic()
     with pytest.raises(TimeoutError, match="did not answer within 1.0 s"):
         module.EchoTool()(text="x")
-    assert time.monotonic() - started < 10
     module.SERVER["command"] = "vendorgen-no-such-command"
     with pytest.raises(ConnectionError, match="cannot connect to the MCP server vendorgen-test"):
         module.EchoTool()(text="x")
