@@ -113,7 +113,7 @@ def test_paths_are_shown_from_where_the_user_stands(gradio_app: str, tmp_path: P
     inner = Project(outer / "inner")
     result = inner.run("add", f"space:{gradio_app}", "--api-name", "/convert")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == "wrote ../tools/convert.py (ConvertTool)\n"
+    assert result.stdout.startswith("wrote ../tools/convert.py (ConvertTool)\n")
     assert result.stderr == f"project: {outer}\n"
     assert (outer / "tools" / "convert.py").is_file()
     listed = inner.run("list").stdout
@@ -255,7 +255,7 @@ def test_check_remote_contacts_a_dead_source_once_with_one_error(tmp_path: Path)
     with server_process([str(REPO / "examples" / "gradio_app.py"), "--port", str(port)], f"{url}config"):
         result = project.run("add", f"space:{url}", "--all-endpoints")
         assert result.exit_code == 0, result.stderr
-    modules = sorted(path.stem for path in (project.root / "tools").glob("*.py"))
+    modules = sorted(path.stem for path in (project.root / "tools").glob("[!_]*.py"))  # not the runtime
     assert len(modules) > 5
 
     result = project.run("check", "--remote")
@@ -306,7 +306,7 @@ def test_every_reporting_command_prints_one_json_schema(
 
 def test_diff_without_a_name_shows_every_module(vendored: Project, tmp_path: Path) -> None:
     copy = copy_of(vendored, tmp_path / "p")
-    copy.edit("tools/stats.py", "        if self.client is None:\n", "        # mine\n        if self.client is None:\n")
+    copy.edit("tools/stats.py", "        return tuple(", "        # mine\n        return tuple(")
     result = copy.run("diff")
     assert result.exit_code == 0, result.stderr
     assert "upstream changes to convert since it was locked" in result.stdout

@@ -21,6 +21,7 @@ from tests.conftest import REPO, Project, Result
 from tests.servers.fakehub import FakeHub
 from tests.test_hub_source import SPACE, env, tool_space
 from tests.test_hub_update import NEW_TOOL_PY
+from vendorgen.runtime import RuntimeEntry
 from vendorgen.workspace import JOURNAL_NAME, LOCK_NAME, LockEntry, canonical_json, dump_lock, sha256_text
 
 APP = "# the user's application\nprint('hello')\n"
@@ -312,7 +313,9 @@ def test_a_remote_name_too_long_for_a_file_is_refused_and_nothing_is_left(projec
 
 def test_the_lock_is_written_as_vendorgen_reads_it(example: Project) -> None:
     """The lock written after a change parses back to the same entries (tomli-w writes it)."""
-    entries = [LockEntry.from_toml(table) for table in read_lock(example)["module"]]
+    lock = read_lock(example)
+    entries = [LockEntry.from_toml(table) for table in lock["module"]]
+    runtimes = [RuntimeEntry(**table) for table in lock.get("runtime", [])]
     assert example.run("remove", "convert").exit_code == 0
     text = (example.root / LOCK_NAME).read_text()
-    assert text == dump_lock([entry for entry in entries if entry.name != "convert"])
+    assert text == dump_lock([entry for entry in entries if entry.name != "convert"], runtimes)

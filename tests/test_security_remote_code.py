@@ -50,7 +50,7 @@ def hostile_app(mark: Path) -> Iterator[str]:
 def add(project: Project, uri: str, *args: str) -> dict:
     result = project.run("add", uri, *args, "--json")
     assert result.exit_code == 0, result.stderr
-    [entry] = json.loads(result.stdout)
+    [entry] = json.loads(result.stdout)["modules"]
     return entry
 
 
@@ -92,7 +92,9 @@ def test_a_gradio_api_name_declaring_an_encoding_stays_a_comment(
     check_head(project.root / entry["path"])
     module = project.import_module(entry["path"])
     assert not mark.exists()
-    [tool_class] = [value for name, value in vars(module).items() if name.endswith("Tool") and name != "Tool"]
+    [tool_class] = [
+        value for name, value in vars(module).items() if name.endswith("Tool") and value.__module__ == module.__name__
+    ]
     tool = tool_class()
     assert tool.api_name == "/" + CODING_API_NAME
     assert tool.description.startswith(payload(str(mark)))
@@ -125,7 +127,9 @@ def test_gradio_parameters_named_like_template_names_are_renamed_and_work(
 ) -> None:
     entry = add(project, f"space:{hostile_app}", "--api-name", api_name)
     module = project.import_module(entry["path"])
-    [tool_class] = [value for name, value in vars(module).items() if name.endswith("Tool") and name != "Tool"]
+    [tool_class] = [
+        value for name, value in vars(module).items() if name.endswith("Tool") and value.__module__ == module.__name__
+    ]
     tool = tool_class()
     assert list(tool.inputs) == list(arguments)  # renamed for Python, sent under the app's own name
     result = tool(**arguments)
@@ -185,7 +189,7 @@ def test_a_hub_tool_py_declaring_utf8_keeps_it_below_the_header(fakehub, project
     tool_space(fakehub, f"# -*- coding: utf-8 -*-\n{TOOL_PY}")
     result = add(fakehub, project, f"hub:{SPACE}", "--trust", "--json")
     assert result.exit_code == 0, result.stderr
-    [entry] = json.loads(result.stdout)
+    [entry] = json.loads(result.stdout)["modules"]
     check_head(project.root / entry["path"])
     module = project.import_module(entry["path"])
     assert module.ShoutTool()(text="hi", times=2) == "HI!!"

@@ -492,7 +492,6 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
 
     if as_json:
         _json_mode("update")
-    _refuse_together(click.get_current_context(), "offline", "trust", "--offline takes no new upstream code")
     workspace = _workspace()
     entries = sync.select(workspace.read_lock(), names)
     plan = sync.plan_update(workspace, entries, offline, trust, progress=lambda chosen: _progress(chosen, "reading"))

@@ -29,6 +29,8 @@ TEMPLATE_NAMES = frozenset(
         "Tool", "Any", "Literal", "AgentImage", "AgentAudio", "MCPToolError", "tools",
         "SERVER", "TIMEOUT", "CONNECT_TIMEOUT", "SOURCE_MODULE", "SOURCE_ATTR",
         "asyncio", "atexit", "base64", "io", "json", "os", "sys", "threading", "timedelta",
+        # what generated modules import from the runtime module beside them
+        "SpaceTool", "LangChainTool", "MCPTool", "MCPSession", "ToolList", "audio_result",
     }
 )  # fmt: skip
 # Names no generated module has a reason to touch: the gate refuses a module that uses one, so a
