@@ -24,6 +24,9 @@ CASES = {
     (SPACE_INFO, "cut"): "peer closed connection without sending complete message body",
     (DOWNLOAD, "hang"): "no answer from the Hub at http://127.0.0.1:",
     (DOWNLOAD, "cut"): "peer closed connection without sending complete message body",  # tool.py cut short
+    # One byte a second: no read times out, the total deadline of the request does.
+    (SPACE_INFO, "trickle"): f"for Space {SPACE} within 2 s (set VENDORGEN_HUB_TIMEOUT to wait longer)",
+    (DOWNLOAD, "trickle"): f"for tool.py of {SPACE} within 2 s (set VENDORGEN_HUB_TIMEOUT to wait longer)",
 }
 
 

@@ -55,7 +55,7 @@ def cli(debug: bool) -> None:
 @click.option("--keep-going", is_flag=True, help="collection: vendor what works and list what failed.")
 @click.option("--name", help="Module name (and tool name for single-tool sources).")
 @click.option("--out", "out_dir", type=click.Path(path_type=str), help="Output directory (default: tools/ or [tool.vendorgen] output_dir).")
-@click.option("--token", envvar="HF_TOKEN", show_envvar=True, help="Hugging Face token for private Spaces (never written).")
+@click.option("--token", help="Hugging Face token for private Spaces and hub tools (default: HF_TOKEN or `hf auth login`; never written). It goes to the Hub and a Space's own *.hf.space host; given here, also to the app URL you name.")
 @click.option("--dry-run", is_flag=True, help="Print the generated code; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was vendored as JSON.")
 def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, **options: Any) -> None:

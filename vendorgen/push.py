@@ -37,7 +37,7 @@ from vendorgen.formatter import format_source
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
 from vendorgen.render import render_file
 from vendorgen.review import review
-from vendorgen.sources.hub import REPO_ID, hub_errors
+from vendorgen.hubclient import REPO_ID, bound_hub_requests, hub_errors, within_deadline
 from vendorgen.toolfile import ToolFile
 from vendorgen.workspace import LockEntry, Workspace, sha256_text
 
@@ -148,13 +148,20 @@ def upload(folder: SpaceFolder, repo_id: str, *, token: str | None, private: boo
         )
     api = HfApi(token=token)
     operations = [CommitOperationAdd(name, text.encode("utf-8")) for name, text in folder.files.items()]
+    bound_hub_requests()
+    where = f"the Hub at {api.endpoint} for Space {repo_id}"
     with hub_errors(f"Space {repo_id}"):
-        url = api.create_repo(repo_id, repo_type="space", space_sdk=sdk, private=private, exist_ok=True)
-        commit = api.create_commit(
-            repo_id,
-            operations,
-            commit_message=f"Tool {folder.tool.name} from {folder.module.source} (vendorgen {__version__})",
-            repo_type="space",
+        url = within_deadline(
+            lambda: api.create_repo(repo_id, repo_type="space", space_sdk=sdk, private=private, exist_ok=True), where
+        )
+        commit = within_deadline(
+            lambda: api.create_commit(
+                repo_id,
+                operations,
+                commit_message=f"Tool {folder.tool.name} from {folder.module.source} (vendorgen {__version__})",
+                repo_type="space",
+            ),
+            where,
         )
     return str(url), commit.oid
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from vendorgen import naming
 from vendorgen.errors import SchemaError
+from vendorgen.limits import NodeBudget, check_description
 from vendorgen.literals import python_literal
 from vendorgen.model import NO_DEFAULT, InputSpec
 
@@ -39,23 +40,28 @@ class MappedType:
     schema: dict[str, Any] = field(default_factory=dict)
 
 
-def resolve_refs(schema: Any, root: Mapping[str, Any]) -> Any:
+def resolve_refs(schema: Any, root: Mapping[str, Any], nodes: NodeBudget | None = None) -> Any:
     """`schema` with local `$ref`s inlined as plain dicts.
 
     A reference back into itself (a recursive type) stays a `$ref`, and the
     definitions it needs are attached as `$defs` so the result stays valid.
+    Every value of the result is paid for from `nodes` (a fresh budget if none
+    is given) as it is made: references that fan out are stopped while they expand.
     """
     needed: dict[str, Any] = {}
-    resolved = _resolve(schema, root, (), needed, 0)
+    resolved = _resolve(schema, root, (), needed, 0, nodes or NodeBudget())
     if needed and isinstance(resolved, dict):
         resolved = {**resolved, "$defs": dict(sorted(needed.items()))}
     return resolved
 
 
-def _resolve(node: Any, root: Mapping[str, Any], stack: tuple[str, ...], needed: dict[str, Any], depth: int) -> Any:
+def _resolve(
+    node: Any, root: Mapping[str, Any], stack: tuple[str, ...], needed: dict[str, Any], depth: int, nodes: NodeBudget
+) -> Any:
     _check_depth(depth)
+    nodes.spend()
     if isinstance(node, list):
-        return [_resolve(item, root, stack, needed, depth + 1) for item in node]
+        return [_resolve(item, root, stack, needed, depth + 1, nodes) for item in node]
     if not isinstance(node, dict):
         return node
     ref = node.get("$ref")
@@ -65,34 +71,44 @@ def _resolve(node: Any, root: Mapping[str, Any], stack: tuple[str, ...], needed:
         if name in stack:
             if name not in needed:
                 needed[name] = {}  # claimed first, so the definition's own self-references stop here
-                needed[name] = _resolve(target, root, (name,), needed, depth + 1)
+                needed[name] = _resolve(target, root, (name,), needed, depth + 1, nodes)
             return {"$ref": f"#/$defs/{name}", **siblings}
-        inlined = _resolve(target, root, (*stack, name), needed, depth + 1)
-        return {**inlined, **_resolve(siblings, root, stack, needed, depth + 1)}
+        inlined = _resolve(target, root, (*stack, name), needed, depth + 1, nodes)
+        return {**inlined, **_resolve(siblings, root, stack, needed, depth + 1, nodes)}
     return {
-        key: _resolve_keyword(key, value, root, stack, needed, depth + 1)
+        key: _resolve_keyword(key, value, root, stack, needed, depth + 1, nodes)
         for key, value in node.items()
         if key not in ("$defs", "definitions")
     }
 
 
 def _resolve_keyword(
-    key: str, value: Any, root: Mapping[str, Any], stack: tuple[str, ...], needed: dict[str, Any], depth: int
+    key: str,
+    value: Any,
+    root: Mapping[str, Any],
+    stack: tuple[str, ...],
+    needed: dict[str, Any],
+    depth: int,
+    nodes: NodeBudget,
 ) -> Any:
     """One keyword's value: data is kept as it is, a map of names keeps every name, schemas are resolved."""
     if key in _DATA_KEYWORDS:
-        return _checked_nesting(value, depth)  # a value that looks like {"$ref": ...} is a value, not a reference
+        # A value that looks like {"$ref": ...} is a value, not a reference; inlined anew each time, it costs anew.
+        return _checked_nesting(value, depth, nodes)
     if key in _SCHEMA_MAPS and isinstance(value, dict):
         # Property names are data too: a property may be called "$defs" or "definitions".
-        return {name: _resolve(schema, root, stack, needed, depth + 1) for name, schema in value.items()}
-    return _resolve(value, root, stack, needed, depth)
+        return {name: _resolve(schema, root, stack, needed, depth + 1, nodes) for name, schema in value.items()}
+    return _resolve(value, root, stack, needed, depth, nodes)
 
 
-def _checked_nesting(value: Any, depth: int = 0) -> Any:
-    """`value`, refused if its lists and dicts nest deeper than MAX_DEPTH (generated code that deep does not compile)."""
+def _checked_nesting(value: Any, depth: int = 0, nodes: NodeBudget | None = None) -> Any:
+    """`value`, refused if its lists and dicts nest deeper than MAX_DEPTH (generated code that deep does not compile)
+    or, given `nodes`, if it holds more values than are left in that budget."""
     _check_depth(depth)
+    if nodes is not None:
+        nodes.spend()
     for item in value.values() if isinstance(value, Mapping) else value if isinstance(value, list) else ():
-        _checked_nesting(item, depth + 1)
+        _checked_nesting(item, depth + 1, nodes)
     return value
 
 
@@ -226,6 +242,7 @@ def input_spec(
         default = schema["default"]
     if isinstance(schema, Mapping) and not description:
         description = _text(schema.get("description")) or _text(schema.get("title"))
+    check_description(description, f"the description of the parameter {wire_name!r}")
     spec = InputSpec(
         name=name or naming.parameter_name(wire_name),
         wire_name=wire_name,
@@ -260,8 +277,9 @@ def inputs_from_object(schema: Any) -> tuple[InputSpec, ...]:
     required = schema.get("required") or []
     if not isinstance(required, list):  # a string would make `wire in required` a substring test
         raise SchemaError("`required` is not a list")
+    nodes = NodeBudget()  # one budget for all the properties of one tool
     specs = [
-        input_spec(wire, resolve_refs(property_schema, schema), required=wire in required)
+        input_spec(wire, resolve_refs(property_schema, schema, nodes), required=wire in required)
         for wire, property_schema in properties.items()
     ]
     return order_inputs(specs)
@@ -277,6 +295,7 @@ def order_inputs(specs: list[InputSpec]) -> tuple[InputSpec, ...]:
 def description_text(text: str) -> str:
     """A tool description as its author wrote it: trimmed, and a docstring's indentation of its
     later lines removed; nothing else changes (unlike `inspect.cleandoc`, tabs stay tabs)."""
+    check_description(text, "the tool's description")
     lines = text.strip().split("\n")
     indents = [len(line) - len(line.lstrip(" ")) for line in lines[1:] if line.strip()]
     margin = min(indents, default=0)

@@ -26,6 +26,7 @@ import os
 import re
 import socket
 import threading
+import time
 import traceback
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -189,7 +190,7 @@ class _Fault:
 
 
 # What `break_next` can do to an answer, as a network or a broken server would.
-BREAKAGES = ("hang", "malformed", "truncated", "cut")
+BREAKAGES = ("hang", "malformed", "truncated", "cut", "trickle")
 
 
 class FakeHub:
@@ -216,6 +217,8 @@ class FakeHub:
         self.errors: list[str] = []  # tracebacks of handler bugs (answered as 500); tests can assert it stays empty
         self._repos: dict[tuple[str, str], _Repo] = {}
         self._collections: dict[str, dict[str, Any]] = {}
+        # Where a Space runs (space_info's `host`), when a test serves its app itself; else <sub>.hf.space.
+        self.space_hosts: dict[str, str] = {}
         self._faults: list[_Fault] = []
         self._serial = 0  # mixed into commit shas so that two identical commits still differ
         self._lock = threading.RLock()
@@ -367,7 +370,7 @@ class FakeHub:
 
         `hang`: never answer. `malformed`: 200 with a body that is not JSON. `truncated`: the first half of
         the real answer's body, sent as the whole body. `cut`: the real answer's headers, half its body,
-        then the connection closes.
+        then the connection closes. `trickle`: the real answer, its body one byte a second.
         """
         if breakage not in BREAKAGES:
             raise ValueError(f"unknown breakage {breakage!r}; one of {BREAKAGES}")
@@ -551,7 +554,15 @@ class _Handler(BaseHTTPRequestHandler):
                 self.send_header(key, value.encode("latin-1", "replace").decode("latin-1"))
         self.send_header("Content-Length", length)
         self.end_headers()
-        if self.command != "HEAD":
+        if self.command != "HEAD" and self.breakage == "trickle":
+            try:
+                for byte in body:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(1)
+            except OSError:  # the client gave up, as it should
+                self.close_connection = True
+        elif self.command != "HEAD":
             self.wfile.write(body)
         if self.breakage == "cut":
             self.wfile.flush()
@@ -690,7 +701,7 @@ class _Handler(BaseHTTPRequestHandler):
             info.update(
                 sdk=repo.sdk,
                 tags=[repo.sdk, *card_tags, "region:us"],
-                host=f"https://{subdomain}.hf.space",
+                host=self.hub.space_hosts.get(repo.id, f"https://{subdomain}.hf.space"),
                 subdomain=subdomain,
                 runtime={
                     "stage": "RUNNING" if has_app else "NO_APP_FILE",

@@ -4,7 +4,8 @@ python tests/servers/faulty_http.py --port N --mode MODE
 
 Modes: `status:CODE` (every request answers CODE with a JSON error), `hang` (accepts,
 then never answers), `truncated` (promises a JSON body and sends half of it),
-`malformed` (200 with invalid JSON), `reset` (closes the connection without answering).
+`malformed` (200 with invalid JSON), `reset` (closes the connection without answering),
+`trickle` (answers one byte a second, headers included, and never finishes: no read ever times out).
 """
 
 from __future__ import annotations
@@ -51,6 +52,12 @@ def handler_for(mode: str) -> type[BaseHTTPRequestHandler]:
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
+            elif mode == "trickle":
+                head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n"
+                for byte in head + b'{"padding": "' + b"x" * 1_000_000:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(1)
             elif mode == "reset":
                 self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
                 self.connection.close()

@@ -10,9 +10,10 @@ stable (sorted by Space id) and every Space is pinned to a commit.
 
 from __future__ import annotations
 
+from vendorgen import limits
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.hubclient import bound_hub_requests, hub_errors, within_deadline
 from vendorgen.sources import AddOptions
-from vendorgen.sources.hub import bound_hub_requests, hub_errors
 
 
 def members(target: str, options: AddOptions) -> list[str]:
@@ -27,9 +28,11 @@ def members(target: str, options: AddOptions) -> list[str]:
     from huggingface_hub import HfApi  # lazy: only hub/collection sources pay for it
 
     bound_hub_requests()
+    api = HfApi(token=options.token or None)
     with hub_errors(f"collection {target}"):
-        collection = HfApi(token=options.token or None).get_collection(target)
+        collection = within_deadline(lambda: api.get_collection(target), f"the Hub at {api.endpoint} for collection {target}")
     spaces = sorted({item.item_id for item in collection.items if item.item_type == "space"})
+    limits.TOOLS.check(len(spaces), f"collection {target}")
     if not spaces:
         raise VendorgenError(f"collection {target} lists no Spaces (models, datasets and papers are not tools)")
     return [f"hub:{space}" for space in spaces]

@@ -11,24 +11,21 @@ Failing fast: huggingface_hub retries connection errors and 5xx answers of
 downloads with a 1+2+4+8+8 s backoff. vendorgen makes no retried call:
 `space_info` (never retried) resolves the sha and lists the files, and the two
 small files are fetched with one plain GET each through huggingface_hub's own
-session (no cache, no retry). A Hub that is down or refuses costs one request.
+session (no cache, no retry). A Hub that is down or refuses costs one request;
+each request is bounded in total (hubclient.within_deadline).
 """
 
 from __future__ import annotations
 
-import json
-import re
-import sys
 import unicodedata
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-from vendorgen import naming, schema
+from vendorgen import limits, naming, schema
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
+from vendorgen.hubclient import REPO_ID, bound_hub_requests, fetch_file, hub_errors, within_deadline
 from vendorgen.literals import escape_text, python_literal
 from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec, ToolSpec
-from vendorgen.sources import AddOptions, seconds_from_env, waiting
+from vendorgen.sources import AddOptions, waiting
 from vendorgen.toolfile import REQUIRED, ToolFile
 
 # Unused: a hub module is the author's code, checked verbatim by the gate rather than against an allow-list.
@@ -36,10 +33,6 @@ ALLOWED_IMPORTS: frozenset[str] = frozenset()
 
 TOOL_FILE = "tool.py"
 REQUIREMENTS_FILE = "requirements.txt"
-# Every request to the Hub fails after this many seconds without an answer; VENDORGEN_HUB_TIMEOUT overrides it.
-DEFAULT_TIMEOUT = 30.0
-TIMEOUT_ENV = "VENDORGEN_HUB_TIMEOUT"
-REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
 # Keys of a smolagents `inputs` entry that InputSpec holds in fields of its own.
 _INPUT_FIELDS = ("type", "description", "default")
 
@@ -57,7 +50,9 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     api = HfApi(token=options.token or None)  # None: the token of `hf auth login`, if any
     space = f"Space {repo_id}" + (f" at revision {revision}" if revision else "")
     with hub_errors(space), waiting():
-        info = api.space_info(repo_id, revision=revision, timeout=timeout)
+        info = within_deadline(
+            lambda: api.space_info(repo_id, revision=revision, timeout=timeout), f"the Hub at {api.endpoint} for {space}"
+        )
         files = sorted(sibling.rfilename for sibling in info.siblings or ())
         if TOOL_FILE not in files:
             raise VendorgenError(
@@ -65,10 +60,9 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             )
         if not info.sha:
             raise SourceUnreachable(f"the Hub named no commit for {space}; try again")
-        tool_py = _fetch(api, repo_id, TOOL_FILE, info.sha, timeout)
-        requirements_txt = (
-            _fetch(api, repo_id, REQUIREMENTS_FILE, info.sha, timeout) if REQUIREMENTS_FILE in files else None
-        )
+        tool_py = fetch_file(api, repo_id, TOOL_FILE, info.sha)
+        requirements_txt = fetch_file(api, repo_id, REQUIREMENTS_FILE, info.sha) if REQUIREMENTS_FILE in files else None
+    limits.check_listing(tool_py + (requirements_txt or ""), f"{_label(repo_id)} with its {REQUIREMENTS_FILE}")
     tool = tool_spec(ToolFile(normal_newlines(tool_py), _label(repo_id)), options.class_name)
     name = naming.python_name(options.name or tool.name)
     return [
@@ -155,6 +149,7 @@ def tool_spec(file: ToolFile, class_name: str | None) -> ToolSpec:
         raise SchemaError(f"{where}.name {name!r} is not a Python identifier (smolagents requires one)")
     if not isinstance(description, str):
         raise SchemaError(f"{where}.description is not a string")
+    limits.check_description(description, f"{where}.description")
     if not isinstance(inputs, dict):
         raise SchemaError(f"{where}.inputs is not a dict")
     if output_type not in SMOLAGENTS_TYPES:
@@ -188,6 +183,7 @@ def _input(where: str, key: Any, entry: Any) -> InputSpec:
         raise SchemaError(
             f"{where}.inputs[{key!r}] needs a 'type' among {', '.join(SMOLAGENTS_TYPES)} and a 'description' string"
         )
+    limits.check_description(entry["description"], f"{where}.inputs[{key!r}].description")
     enum = entry.get("enum")
     own = {*_INPUT_FIELDS, *(("enum",) if isinstance(enum, list) else ())}
     nullable = entry.get("nullable") is True
@@ -208,116 +204,5 @@ def _input(where: str, key: Any, entry: Any) -> InputSpec:
     )
 
 
-def bound_hub_requests() -> float:
-    """The time-out of a request to the Hub, made the default of huggingface_hub's shared HTTP session.
-
-    Calls that pass no `timeout` at all (get_collection) then fail when the Hub does not answer,
-    instead of waiting forever; an explicit `timeout=None` still waits forever.
-    """
-    from huggingface_hub.utils import get_session
-
-    timeout = seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
-    get_session().timeout = timeout
-    return timeout
-
-
-def _fetch(api: Any, repo_id: str, filename: str, sha: str, timeout: float) -> str:
-    """One file of the Space at commit `sha`: a single GET, never retried, never cached."""
-    from huggingface_hub import hf_hub_url
-    from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status
-
-    url = hf_hub_url(repo_id, filename, repo_type="space", revision=sha, endpoint=api.endpoint)
-    response = get_session().get(url, headers=build_hf_headers(token=api.token), timeout=timeout)
-    hf_raise_for_status(response)
-    served = response.headers.get("X-Repo-Commit")
-    if served and served != sha:
-        raise SourceUnreachable(f"the Hub served {filename} of {repo_id} from commit {served}, not {sha}")
-    try:
-        return response.content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise SchemaError(f"{filename} of {repo_id} is not UTF-8 text") from None
-
-
 def _label(repo_id: str) -> str:
     return f"{TOOL_FILE} of {escape_text(repo_id)}"
-
-
-@contextmanager
-def hub_errors(what: str) -> Iterator[None]:
-    """What huggingface_hub raises, as one vendorgen error that says what to do.
-
-    Exit 2 (SourceUnreachable, UsageError) when the Hub cannot be reached, fails
-    (5xx) or refuses (401/403); exit 1 when what was asked for does not exist.
-    """
-    from huggingface_hub import constants
-    from huggingface_hub.errors import (
-        EntryNotFoundError,
-        GatedRepoError,
-        HfHubHTTPError,
-        HFValidationError,
-        OfflineModeIsEnabled,
-        RepositoryNotFoundError,
-        RevisionNotFoundError,
-    )
-
-    endpoint = constants.ENDPOINT
-    try:
-        yield
-    except VendorgenError:
-        raise
-    except HFValidationError as exc:
-        raise UsageError(f"{what}: {_first_line(exc)}") from None
-    except GatedRepoError:
-        raise SourceUnreachable(
-            f"{what} is gated on {endpoint}: accept its conditions there and use a token with access"
-        ) from None
-    except RepositoryNotFoundError as exc:
-        if _status(exc) == 401:
-            raise SourceUnreachable(
-                f"{what} was not found on {endpoint}, or it is private: pass a token with access (--token or HF_TOKEN)"
-            ) from None
-        raise VendorgenError(f"{what} was not found on {endpoint}") from None
-    except RevisionNotFoundError:
-        raise VendorgenError(f"{what}: no such revision on {endpoint}") from None
-    except EntryNotFoundError as exc:
-        raise VendorgenError(f"{what}: {_first_line(exc)}") from None
-    except HfHubHTTPError as exc:
-        status = _status(exc)
-        message = exc.server_message or _first_line(exc)
-        if status in (401, 403):
-            raise SourceUnreachable(
-                f"the Hub at {endpoint} refused access to {what} (HTTP {status}: {message}); "
-                "check the token (--token, HF_TOKEN or `hf auth login`)"
-            ) from None
-        if status is not None and status >= 500:
-            raise SourceUnreachable(
-                f"the Hub at {endpoint} failed on {what} (HTTP {status}); try again later"
-            ) from None
-        if status == 404:
-            raise VendorgenError(f"{what} was not found on {endpoint}") from None
-        raise VendorgenError(f"the Hub at {endpoint} answered HTTP {status} for {what}: {message}") from None
-    except OfflineModeIsEnabled:
-        raise SourceUnreachable(f"HF_HUB_OFFLINE is set, so {what} cannot be read from the Hub") from None
-    except json.JSONDecodeError as exc:
-        raise SourceUnreachable(f"the Hub at {endpoint} sent {what} as malformed JSON: {_first_line(exc)}") from None
-    except Exception as exc:
-        # The HTTP client's connection errors: httpx2 under huggingface_hub 2.x, httpx under 1.x.
-        clients = [module for name in ("httpx2", "httpx") if (module := sys.modules.get(name))]
-        if isinstance(exc, tuple(client.TimeoutException for client in clients)):
-            raise SourceUnreachable(
-                f"no answer from the Hub at {endpoint} for {what} within"
-                f" {seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT):g} s (set {TIMEOUT_ENV} to wait longer)"
-            ) from None
-        if not isinstance(exc, tuple(client.TransportError for client in clients)):
-            raise
-        raise SourceUnreachable(f"cannot reach the Hub at {endpoint} for {what}: {_first_line(exc)}") from None
-
-
-def _status(exc: Any) -> int | None:
-    response = getattr(exc, "response", None)
-    return getattr(response, "status_code", None)
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__

@@ -24,7 +24,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
-from vendorgen import naming, schema
+from vendorgen import limits, naming, schema
 from vendorgen.errors import SchemaError, UsageError, VendorgenError
 from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
@@ -87,9 +87,11 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     if len(set(names)) != len(names):
         twice = sorted({name for name in names if names.count(name) > 1})
         raise SchemaError(f"{module_name}:{attr} gives several tools named {', '.join(twice)}")
+    limits.TOOLS.check(len(tools), f"{module_name}:{attr}")
     if options.tools:
         tools = _select(tools, options.tools, options.prefix, f"{module_name}:{attr}")
     described = [_described(tool) for tool in tools]
+    limits.check_listing(described, f"the tool schemas of {module_name}:{attr}")
     single = len(described) == 1
     if options.name:
         name = naming.python_name(options.name)

@@ -36,7 +36,8 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
-from vendorgen import naming, schema
+from vendorgen import limits, naming, schema
+from vendorgen.credentials import refuse_url_credentials
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
 from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
@@ -121,17 +122,16 @@ def _stdio_target(command_line: str, options: AddOptions) -> dict[str, Any]:
 
 
 def _url(url: str) -> str:
-    parts = urlsplit(url)
+    parts = urlsplit(refuse_url_credentials(url))  # first: the message below quotes the URL
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise UsageError(f"{url!r} is not an http(s) URL")
-    if parts.username or parts.password:
-        raise UsageError("the URL carries credentials; they would be written into the vendored code and the lock")
     return url
 
 
 def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     server = parse_target(target, options)
     info, raw_tools = list_tools(server, seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT))
+    limits.check_listing(raw_tools, f"the tools/list of the MCP server {_where(server)}")
     tools = [tool for tool in raw_tools if isinstance(tool, dict)]
     names = [tool.get("name") for tool in tools]
     duplicates = sorted({name for name in names if names.count(name) > 1}, key=str)
@@ -258,6 +258,8 @@ def list_tools(server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT) -> t
         except BaseException as exc:  # noqa: BLE001 - every failure becomes one line
             if isinstance(exc, KeyboardInterrupt):
                 raise
+            if isinstance(leaf := _leaf(exc), SchemaError):  # what the listing broke (a limit), from inside the session
+                raise leaf from None
             raise SourceUnreachable(_failure(where, server, exc, timeout, _first_problem(log.records))) from None
 
 
@@ -446,6 +448,7 @@ async def _all_pages(session: Any) -> list[Any]:
     while True:
         page = await session.list_tools(cursor)
         tools.extend(page.tools)
+        limits.TOOLS.check(len(tools), "the MCP server's tools/list")  # page by page: a listing may never end
         cursor = page.nextCursor
         if not cursor:
             return tools

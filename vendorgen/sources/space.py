@@ -1,13 +1,20 @@
-"""Gradio apps (Hugging Face Spaces or any URL), read through `view_api`."""
+"""Gradio apps (Hugging Face Spaces or any URL), read through `view_api`.
+
+The Hub token goes to the Hub and to the Space's own *.hf.space host only
+(hubclient.token_allowed); an app URL gets a token only when it is given with
+`--token` on the command line. A URL with `user:password@` is refused: it would
+be written into the module, the lock and any pushed Space.
+"""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
-from vendorgen import naming, schema
-from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
+from vendorgen import limits, naming, schema
+from vendorgen.credentials import refuse_url_credentials
+from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
+from vendorgen.hubclient import app_token, bound_hub_requests, first_line, hub_errors, within_deadline
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, waiting
 
@@ -36,14 +43,17 @@ _FILE_NOTE = {
 
 
 def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
-    if not target.startswith(("http://", "https://")) and target.count("/") != 1:
-        raise UsageError(f"space:{target} is neither owner/name nor an http(s) URL")
-    # First, because it is bounded: gradio_client looks a Space up on the Hub with no time-out.
-    revision = _revision(target, options.token)
-    api = _view_api(target, options.token)
+    space_id = _space_id(target)
+    # The Hub says where a Space runs (and at which commit); a URL is where the app runs.
+    revision, app_url = _locate(space_id, options.token) if space_id else ("", target)
+    api = _view_api(app_url, app_token(app_url, space_id, options.token), target, options.token)
+    limits.check_listing(api, f"the Gradio API of {target}")
     endpoints = api.get("named_endpoints") or {}
     if not endpoints:
         raise SchemaError(f"the app at {target} has no named endpoints (give its events an api_name)")
+    if not isinstance(endpoints, Mapping):
+        raise SchemaError(f"the app at {target} lists its named endpoints as something other than an object")
+    limits.TOOLS.check(len(endpoints), f"the Gradio app at {target}")
     if options.api_name:
         api_name = options.api_name if options.api_name.startswith("/") else f"/{options.api_name}"
         if api_name not in endpoints:
@@ -79,34 +89,52 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     return snapshots
 
 
-def _view_api(target: str, token: str | None) -> dict[str, Any]:
+def _space_id(target: str) -> str | None:
+    """`owner/name` for a Space on the Hub, None for an app URL (refused if it carries credentials)."""
+    if target.startswith(("http://", "https://")):
+        refuse_url_credentials(target)
+        return None
+    if target.count("/") != 1:
+        raise UsageError(f"space:{target} is neither owner/name nor an http(s) URL")
+    return target
+
+
+def _view_api(app_url: str, token: str | bool, target: str, explicit_token: str | None) -> dict[str, Any]:
+    """The app's API as gradio_client describes it. `token` is what `app_token` allows (False: none,
+    which also keeps gradio_client from sending the machine's token by itself)."""
     from gradio_client import Client  # heavy; only `add space:` pays for it
+
+    def read() -> Any:
+        client = Client(app_url, token=token, verbose=False, analytics_enabled=False)
+        return client.view_api(return_format="dict", print_info=False)
 
     try:
         with waiting():
-            client = Client(
-                target, token=token or os.environ.get("HF_TOKEN"), verbose=False, analytics_enabled=False
-            )
-            api = client.view_api(return_format="dict", print_info=False)
+            api = within_deadline(read, f"the Gradio app at {target}")
+    except VendorgenError:  # the deadline, a bad VENDORGEN_HUB_TIMEOUT
+        raise
     except Exception as exc:  # gradio_client raises anything from httpx errors to ValueError
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise SourceUnreachable(f"cannot read the Gradio API of {target}: {reason}") from None
+        raise SourceUnreachable(
+            f"cannot read the Gradio API of {target}: {first_line(exc, explicit_token)}"
+        ) from None
     if not isinstance(api, dict):
         raise SourceUnreachable(f"{target} did not describe a Gradio API")
     return api
 
 
-def _revision(target: str, token: str | None) -> str:
-    """The Space's commit sha when it is a Hub Space (a URL has none); the Hub's errors as hub: gives them."""
-    if target.startswith(("http://", "https://")):
-        return ""
+def _locate(space_id: str, token: str | None) -> tuple[str, str]:
+    """The Space's commit sha and the URL it runs at, from the Hub; the Hub's errors as hub: gives them."""
     from huggingface_hub import HfApi
 
-    from vendorgen.sources.hub import bound_hub_requests, hub_errors
-
-    with hub_errors(f"the Space {target}"):
-        info = HfApi().space_info(target, token=token or os.environ.get("HF_TOKEN"), timeout=bound_hub_requests())
-    return info.sha or ""
+    timeout = bound_hub_requests()
+    api = HfApi(token=token or None)  # None: HF_TOKEN or the token of `hf auth login`, if any
+    with hub_errors(f"the Space {space_id}"):
+        info = within_deadline(
+            lambda: api.space_info(space_id, timeout=timeout), f"the Hub at {api.endpoint} for the Space {space_id}"
+        )
+    if not info.host:
+        raise SourceUnreachable(f"the Hub names no address for the Space {space_id}: is it running?")
+    return info.sha or "", info.host
 
 
 def build(snapshot: dict[str, Any]) -> ModuleSpec:
@@ -114,6 +142,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     api_name = snapshot["api_name"]
     if not isinstance(endpoint, Mapping):
         raise SchemaError(f"endpoint {api_name} is not described by an object")
+    refuse_url_credentials(str(snapshot["src"]))  # a snapshot from before the check, or edited by hand
     inputs = schema.order_inputs([_input(parameter, index) for index, parameter in enumerate(endpoint.get("parameters") or [])])
     if clashes := [spec.wire_name for spec in inputs if spec.wire_name in _PREDICT_KEYWORDS]:
         raise SchemaError(
@@ -123,7 +152,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     returns = endpoint.get("returns") or []
     outputs = tuple(_output(value, index, alone=len(returns) == 1) for index, value in enumerate(returns))
     name = snapshot["name"]
-    description = _text(endpoint.get("description"))
+    description = limits.check_description(_text(endpoint.get("description")), f"the description of {api_name}")
     if not description.strip():
         description = f"Calls {api_name} of the Gradio app {snapshot['src']}."
     if len(outputs) == 1:
