@@ -326,7 +326,7 @@ def test_drift_is_refused_unless_allowed_and_a_server_that_is_down_is_an_error(t
         assert texts(drifted).startswith("refused word_stats: the MCP server http://127.0.0.1:")
         assert "changed the description of 'word_stats' since it was vendored" in texts(drifted)
         assert "--allow-drift" in texts(drifted) and DRIFTED_DESCRIPTION not in texts(drifted)
-        assert not unchanged.isError and texts(unchanged) == "a-b"
+        assert not unchanged.isError and unchanged.structuredContent == {"result": "a-b"}
         allowed, _, _ = asyncio.run(calls("--allow-drift"))
         assert not allowed.isError and allowed.structuredContent["words"] == 3
     down, _, local = asyncio.run(calls())
