@@ -177,8 +177,12 @@ def test_list_names_every_vendored_tool(served: Project) -> None:
     assert names == {"convert", "thumbnail", "convert_temperature", "word_stats", "slugify_title", "count_words",
                      "paint_needed", "shout"}  # fmt: skip
     server = (served.root / "tools" / "_vendored_server.py").read_text()
-    assert "text_tools.WordStatsTool," in server and "'word_stats': {" in server
+    assert "text_tools.WordStatsTool," in server and '"word_stats": {' in server
     assert served.run("check").exit_code == 0
+    served.edit("tools/_vendored_server.py", "    text_tools.WordStatsTool,\n", "")
+    edited = served.run("check")
+    assert edited.exit_code == 1 and "tools/_vendored_server.py does not serve what the lock holds" in edited.stdout
+    assert served.run("serve", "--list").exit_code == 0 and served.run("check").exit_code == 0
 
 
 def test_a_session_over_stdio(served: Project) -> None:

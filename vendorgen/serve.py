@@ -11,6 +11,7 @@ written there, never remote text. It is rewritten whenever the lock says otherwi
 from __future__ import annotations
 
 import ast
+import json
 import os
 import sys
 from dataclasses import dataclass
@@ -71,7 +72,7 @@ def server_module(workspace: Workspace, entries: list[LockEntry]) -> ServerModul
     tail = [_TAIL_MARK, *imports, "", "TOOLS = ["]
     tail += [f"    {name}," for name in classes] + ["]", "# sha256 of each upstream MCP tool's definition as vendored.", "PINNED = {"]
     for name, hashes in sorted(pins.items()):
-        tail += [f"    {name!r}: {{", *(f"        {key!r}: {value!r}," for key, value in hashes.items()), "    },"]
+        tail += [f"    {json.dumps(name)}: {{", *(f'        "{key}": "{value}",' for key, value in hashes.items()), "    },"]
     tail += ["}", "", 'if __name__ == "__main__":', "    main(TOOLS, PINNED)", ""]
     header = _HEADER.format(package=package, module=MODULE, version=__version__)
     text = header + _SHIPPED.read_text(encoding="utf-8") + "\n\n" + "\n".join(tail)
