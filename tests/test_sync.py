@@ -88,7 +88,7 @@ NEW_SIGNATURE = '+        self, value: float = 2, unit: Literal["m", "ft", "km"]
 
 def add_my_edits(project: Project) -> None:
     project.edit("tools/convert.py", SETUP_LINE, MY_SETUP_LINE)
-    project.edit("tools/convert.py", '    api_name = "/convert"\n', '    api_name = "/convert"\n' + MY_METHOD)
+    project.edit("tools/convert.py", '    """\n\n    name = "convert"\n', '    """\n' + MY_METHOD + '\n    name = "convert"\n')
 
 
 # -- version 1: nothing changed upstream ------------------------------------------------------------

@@ -186,7 +186,7 @@ params = { from_unit = "source_unit", to_unit = "target_unit" }
     assert lock(copy)["convert"]["tools"] == ["convert_length"]
     assert lock(copy)["describe"]["templates"] == TEMPLATES_VERSION  # the override concerns convert only
     code = (copy.root / "tools/convert.py").read_text()
-    assert "class LengthTool(Tool):" in code and 'name = "convert_length"' in code
+    assert "class LengthTool(SpaceTool):" in code and 'name = "convert_length"' in code
     assert "Renamed arguments: source_unit is sent as from_unit, target_unit is sent as to_unit." in code
     tool = copy.import_module("tools/convert.py").LengthTool()  # smolagents validates inputs == forward
     assert list(tool.inputs) == ["value", "source_unit", "target_unit"]
