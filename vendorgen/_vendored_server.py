@@ -127,14 +127,21 @@ class Toolset:
     """The served tools by name, and how a call reaches one: checked, in a worker thread, converted."""
 
     def __init__(self, tools: Sequence[Any], pins: Pins) -> None:
+        import jsonschema  # installed with mcp
+
         self.tools = {tool.name: tool for tool in tools}
+        self.schemas = {tool.name: input_schema(tool.inputs) for tool in tools}
+        # One validator per tool, built once: checking the schema itself on every call costs milliseconds.
+        self.validators = {
+            name: jsonschema.validators.validator_for(schema)(schema) for name, schema in self.schemas.items()
+        }
         self.pins = pins
         self.setup_lock = threading.Lock()
 
     def listing(self) -> list[dict[str, Any]]:
         listed = []
         for tool in self.tools.values():
-            entry = {"name": tool.name, "description": tool.description, "inputSchema": input_schema(tool.inputs)}
+            entry = {"name": tool.name, "description": tool.description, "inputSchema": self.schemas[tool.name]}
             if getattr(tool, "output_schema", None):
                 entry["outputSchema"] = tool.output_schema
             listed.append(entry)
@@ -150,7 +157,7 @@ class Toolset:
         unknown = sorted(set(arguments) - set(tool.inputs))
         if unknown:
             raise ToolRefused(f"{name} takes no argument {', '.join(map(repr, unknown))}")
-        _check_types(tool, arguments)
+        self._check_types(tool, arguments)
         refusal = self.pins.refusal(tool)
         if refusal:
             raise ToolRefused(refusal)
@@ -170,19 +177,15 @@ class Toolset:
             return [_text(json.dumps(value, ensure_ascii=False, default=str))], value
         return _content(value, tool.output_type), None
 
-
-def _check_types(tool: Any, arguments: dict[str, Any]) -> None:
-    """Arguments against the tool's input schema, before the tool sees them."""
-    import jsonschema  # installed with mcp
-
-    missing = [key for key, spec in tool.inputs.items() if not spec.get("nullable") and key not in arguments]
-    if missing:
-        raise ToolRefused(f"{tool.name} needs the argument {', '.join(map(repr, missing))}")
-    try:
-        jsonschema.validate(arguments, input_schema(tool.inputs))
-    except jsonschema.ValidationError as exc:
-        where = ".".join(str(part) for part in exc.absolute_path) or "arguments"
-        raise ToolRefused(f"{tool.name}: bad argument {where}: {exc.message}") from None
+    def _check_types(self, tool: Any, arguments: dict[str, Any]) -> None:
+        """Arguments against the tool's input schema, before the tool sees them."""
+        missing = [key for key, spec in tool.inputs.items() if not spec.get("nullable") and key not in arguments]
+        if missing:
+            raise ToolRefused(f"{tool.name} needs the argument {', '.join(map(repr, missing))}")
+        error = next(iter(self.validators[tool.name].iter_errors(arguments)), None)
+        if error is not None:
+            where = ".".join(str(part) for part in error.absolute_path) or "arguments"
+            raise ToolRefused(f"{tool.name}: bad argument {where}: {error.message}")
 
 
 def _data_uri_image(uri: str) -> Any:
