@@ -237,31 +237,48 @@ def _media(data: bytes, mime: str, kind: str) -> dict[str, Any]:
 
 
 def build_server(toolset: Toolset) -> Any:
-    """The mcp SDK's low-level server over `toolset`: failures become isError results."""
+    """The mcp SDK's low-level server over `toolset`: a failure is an isError result, never a crash."""
     import anyio
+    from pydantic import TypeAdapter
 
     with _needs("mcp"):
         from mcp import types
         from mcp.server.lowlevel import Server
 
-    server = Server("vendored-tools")
-    listing = [types.Tool.model_validate(entry) for entry in toolset.listing()]
-    from pydantic import TypeAdapter
-
     content_type = getattr(types, "ContentBlock", None) or types.TextContent | types.ImageContent | types.EmbeddedResource
-    adapter = TypeAdapter(content_type)
+    adapter: Any = TypeAdapter(content_type)
+    listing = [types.Tool.model_validate(entry) for entry in toolset.listing()]
 
-    @server.list_tools()  # type: ignore[misc, no-untyped-call]
-    async def list_tools() -> list[Any]:
-        return listing
-
-    @server.call_tool(validate_input=False)  # type: ignore[misc]  # Toolset.call checks them, with null for optional
-    async def call_tool(name: str, arguments: dict[str, Any] | None) -> Any:
+    async def call(name: str, arguments: dict[str, Any] | None) -> tuple[list[Any], Any]:
         items, structured = await anyio.to_thread.run_sync(toolset.call, name, arguments)
-        content = [adapter.validate_python(item) for item in items]
-        return (content, structured) if structured is not None else content
+        return [adapter.validate_python(item) for item in items], structured
 
-    return server
+    if hasattr(Server, "call_tool"):  # mcp 1.x: handlers by decorator; one that raises gives an isError result
+        server = Server("vendored-tools")
+
+        @server.list_tools()  # type: ignore[misc, no-untyped-call]
+        async def list_tools() -> list[Any]:
+            return listing
+
+        @server.call_tool(validate_input=False)  # type: ignore[misc]  # Toolset.call checks them, with null for optional
+        async def call_tool(name: str, arguments: dict[str, Any] | None) -> Any:
+            content, structured = await call(name, arguments)
+            return (content, structured) if structured is not None else content
+
+        return server
+
+    # mcp 2.x: handlers given to the constructor, returning whole results.
+    async def on_list_tools(context: Any, params: Any) -> Any:
+        return types.ListToolsResult(tools=listing)
+
+    async def on_call_tool(context: Any, params: Any) -> Any:
+        try:
+            content, structured = await call(params.name, params.arguments)
+        except Exception as exc:  # noqa: BLE001 - the client gets it as the tool's error
+            return types.CallToolResult.model_validate({"content": [_text(str(exc))], "isError": True})
+        return types.CallToolResult.model_validate({"content": content, "structuredContent": structured})
+
+    return Server("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
 
 
 def run_stdio(server: Any) -> None:
