@@ -57,7 +57,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
         port = free_port()
         url = f"http://127.0.0.1:{port}/"
-        stack.enter_context(server_process([str(REPO / "examples" / "gradio_app.py"), "--port", str(port)], f"{url}config"))
+        stack.enter_context(
+            server_process([str(REPO / "examples" / "gradio_app.py"), "--port", str(port)], f"{url}config")
+        )
         root = Path(folder)
         vendor(root, url)
         sys.path.insert(0, str(root))
@@ -102,6 +104,7 @@ async def measure(root: Path, direct: dict[str, object]) -> None:
             ratio = served / alone
             row(f"{name}: served vs direct", ms(served, 2), f"<= {TARGET}x direct", verdict(ratio <= TARGET),
                 f"{times(ratio)} (+{ms(served - alone, 2)})")  # fmt: skip
+
 
 if __name__ == "__main__":
     main()

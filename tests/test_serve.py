@@ -27,7 +27,7 @@ from tests.servers import OFFLINE_ENV, free_port, server_process, wait_for_http
 from tests.servers.fakehub import FakeHub
 from tests.servers.text_tools_drifted import DRIFTED_DESCRIPTION
 
-HUB_TOOL = '''\
+HUB_TOOL = """\
 from smolagents import Tool
 
 
@@ -44,7 +44,7 @@ class ShoutTool(Tool):
         if text == "boom":
             raise ValueError("shout cannot shout boom")
         return text.upper() + "!" * (times or 1)
-'''
+"""
 
 
 def _env() -> dict[str, str]:
@@ -222,9 +222,10 @@ def test_smolagents_tool_collection(served: Project) -> None:
         tools = {tool.name: tool for tool in collection.tools}
         assert tools["shout"](text="hey") == "HEY!"
         assert "hello-world" in str(tools["slugify_title"](title="Hello World"))
-    with http_server(served) as url, ToolCollection.from_mcp(
-        {"url": url, "transport": "streamable-http"}, trust_remote_code=True
-    ) as collection:
+    with (
+        http_server(served) as url,
+        ToolCollection.from_mcp({"url": url, "transport": "streamable-http"}, trust_remote_code=True) as collection,
+    ):
         tools = {tool.name: tool for tool in collection.tools}
         results: list[Any] = [None] * 4
 
@@ -245,7 +246,8 @@ def test_langchain_mcp_adapters(served: Project) -> None:
     async def run(connection: dict[str, Any]) -> None:
         tools = {tool.name: tool for tool in await MultiServerMCPClient({"vendored": connection}).get_tools()}
         answers = await asyncio.gather(
-            tools["shout"].ainvoke({"text": "lc"}), tools["convert"].ainvoke({"value": 2, "from_unit": "m", "to_unit": "cm"})
+            tools["shout"].ainvoke({"text": "lc"}),
+            tools["convert"].ainvoke({"value": 2, "from_unit": "m", "to_unit": "cm"}),
         )
         flat = [str(answer) for answer in answers]
         assert "LC!" in flat[0] and "200" in flat[1], flat

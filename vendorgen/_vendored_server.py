@@ -95,7 +95,9 @@ class Pins:
         changed = [part for part in ("description", "inputSchema") if pinned[part] != now[part]]
         if changed:
             what = " and ".join("input schema" if part == "inputSchema" else part for part in changed)
-            return f"refused {tool.name}: {where} changed the {what} of {tool.mcp_name!r} since it was vendored; {advice}"
+            return (
+                f"refused {tool.name}: {where} changed the {what} of {tool.mcp_name!r} since it was vendored; {advice}"
+            )
         return None
 
 
@@ -152,8 +154,11 @@ class Toolset:
         tool = self.tools.get(name)
         if tool is None:
             raise ToolRefused(f"unknown tool {name!r}; this server has: {', '.join(sorted(self.tools))}")
-        arguments = {key: value for key, value in (arguments or {}).items() if value is not None or key not in tool.inputs
-                     or not tool.inputs[key].get("nullable")}
+        arguments = {
+            key: value
+            for key, value in (arguments or {}).items()
+            if value is not None or key not in tool.inputs or not tool.inputs[key].get("nullable")
+        }
         unknown = sorted(set(arguments) - set(tool.inputs))
         if unknown:
             raise ToolRefused(f"{name} takes no argument {', '.join(map(repr, unknown))}")
@@ -223,7 +228,12 @@ def _content(value: Any, output_type: str) -> list[dict[str, Any]]:
         return [_text(value)]
     if isinstance(value, bytes):
         blob = base64.b64encode(value).decode("ascii")
-        return [{"type": "resource", "resource": {"uri": "vendored:result", "mimeType": "application/octet-stream", "blob": blob}}]
+        return [
+            {
+                "type": "resource",
+                "resource": {"uri": "vendored:result", "mimeType": "application/octet-stream", "blob": blob},
+            }
+        ]
     return [_text(json.dumps(value, ensure_ascii=False, default=str))]
 
 
@@ -245,7 +255,9 @@ def build_server(toolset: Toolset) -> Any:
         from mcp import types
         from mcp.server.lowlevel import Server
 
-    content_type = getattr(types, "ContentBlock", None) or types.TextContent | types.ImageContent | types.EmbeddedResource
+    content_type: Any = (
+        getattr(types, "ContentBlock", None) or types.TextContent | types.ImageContent | types.EmbeddedResource
+    )
     adapter: Any = TypeAdapter(content_type)
     listing = [types.Tool.model_validate(entry) for entry in toolset.listing()]
 
@@ -278,7 +290,8 @@ def build_server(toolset: Toolset) -> Any:
             return types.CallToolResult.model_validate({"content": [_text(str(exc))], "isError": True})
         return types.CallToolResult.model_validate({"content": content, "structuredContent": structured})
 
-    return Server("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+    make: Any = Server  # typed as the mcp installed, which may be 1.x
+    return make("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
 
 
 def run_stdio(server: Any) -> None:
@@ -373,7 +386,7 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def main(tools: Sequence[type], pinned: dict[str, dict[str, str]], argv: Sequence[str] | None = None) -> None:
+def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence[str] | None = None) -> None:
     """Parse the command line, pick the tools, serve them; a bad command line is one `error:` line."""
     parser = argparse.ArgumentParser(prog="vendorgen serve", description="Serve the vendored tools over MCP.")
     parser.add_argument("names", nargs="*", metavar="NAME", help="serve only these modules or tools")

@@ -52,7 +52,9 @@ def server_module(workspace: Workspace, entries: list[LockEntry]) -> ServerModul
         raise UsageError("nothing vendored yet, so nothing to serve; try `vendorgen add --help`")
     directories = sorted({PurePosixPath(entry.path).parent.as_posix() for entry in entries})
     if len(directories) > 1:
-        raise UsageError(f"vendorgen serve serves one output directory; the lock has modules in {', '.join(directories)}")
+        raise UsageError(
+            f"vendorgen serve serves one output directory; the lock has modules in {', '.join(directories)}"
+        )
     directory = directories[0]
     parts = PurePosixPath(directory).parts
     if not parts or not all(part.isidentifier() for part in parts):
@@ -70,9 +72,17 @@ def server_module(workspace: Workspace, entries: list[LockEntry]) -> ServerModul
                 raw = upstream[mcp_name]
                 pins[name] = definition_hashes(raw.get("description"), raw.get("inputSchema"))
     tail = [_TAIL_MARK, *imports, "", "TOOLS = ["]
-    tail += [f"    {name}," for name in classes] + ["]", "# sha256 of each upstream MCP tool's definition as vendored.", "PINNED = {"]
+    tail += [f"    {name}," for name in classes] + [
+        "]",
+        "# sha256 of each upstream MCP tool's definition as vendored.",
+        "PINNED = {",
+    ]
     for name, hashes in sorted(pins.items()):
-        tail += [f"    {json.dumps(name)}: {{", *(f'        "{key}": "{value}",' for key, value in hashes.items()), "    },"]
+        tail += [
+            f"    {json.dumps(name)}: {{",
+            *(f'        "{key}": "{value}",' for key, value in hashes.items()),
+            "    },",
+        ]
     tail += ["}", "", 'if __name__ == "__main__":', "    main(TOOLS, PINNED)", ""]
     header = _HEADER.format(package=package, module=MODULE, version=__version__)
     text = header + _SHIPPED.read_text(encoding="utf-8") + "\n\n" + "\n".join(tail)
@@ -94,14 +104,16 @@ def _tool_classes(workspace: Workspace, entry: LockEntry) -> list[tuple[str, str
                 found.append((node.name, attributes["name"], attributes.get("mcp_name", "")))
     missing = set(entry.tools) - {name for _, name, _ in found}
     if missing:
-        raise UsageError(f"{entry.path} has no tool class for {', '.join(sorted(missing))}: `vendorgen check` says what is wrong")
+        raise UsageError(
+            f"{entry.path} has no tool class for {', '.join(sorted(missing))}: `vendorgen check` says what is wrong"
+        )
     return found
 
 
 def _string_attributes(node: ast.ClassDef) -> dict[str, str]:
     attributes = {}
     for statement in node.body:
-        target = statement.target if isinstance(statement, ast.AnnAssign) else None
+        target: ast.expr | None = statement.target if isinstance(statement, ast.AnnAssign) else None
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target = statement.targets[0]
         value = getattr(statement, "value", None)
