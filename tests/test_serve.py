@@ -70,6 +70,7 @@ def served(tmp_path_factory: pytest.TempPathFactory, gradio_app: str) -> Iterato
         for args, env in [
             (["add", f"space:{gradio_app}", "--api-name", "/convert"], None),
             (["add", f"space:{gradio_app}", "--api-name", "/thumbnail"], None),
+            (["add", f"space:{gradio_app}", "--api-name", "/tone"], None),
             (["add", f"mcp:http://127.0.0.1:{port}/mcp", "--name", "text_tools"], None),
             (["add", "langchain:examples.langchain_tools:toolkit", "--name", "langchain_tools"], None),
             (["add", "hub:tester/shout", "--trust"], hub_env),
@@ -168,13 +169,18 @@ async def check_session(session: Any) -> None:
     from PIL import Image
 
     assert Image.open(io.BytesIO(base64.b64decode(item.data))).size == (16, 8)
+    audio = await session.call_tool("tone", {"frequency": 440, "seconds": 0.1})
+    assert not audio.isError, texts(audio)
+    [item] = audio.content
+    assert item.type == "audio" and item.mimeType.startswith("audio/")
+    assert base64.b64decode(item.data)[:4] == b"RIFF"
 
 
 def test_list_names_every_vendored_tool(served: Project) -> None:
     result = served.run("serve", "--list")
     assert result.exit_code == 0, result.stderr
     names = {line.split()[0] for line in result.stdout.splitlines()}
-    assert names == {"convert", "thumbnail", "convert_temperature", "word_stats", "slugify_title", "count_words",
+    assert names == {"convert", "thumbnail", "tone", "convert_temperature", "word_stats", "slugify_title", "count_words",
                      "paint_needed", "shout"}  # fmt: skip
     server = (served.root / "tools" / "_vendored_server.py").read_text()
     assert "text_tools.WordStatsTool," in server and '"word_stats": {' in server
@@ -218,7 +224,9 @@ def test_sessions_from_several_threads_over_http(served: Project) -> None:
 def test_smolagents_tool_collection(served: Project) -> None:
     from smolagents import ToolCollection
 
-    with ToolCollection.from_mcp(stdio_parameters(served), trust_remote_code=True) as collection:
+    with ToolCollection.from_mcp(
+        stdio_parameters(served), trust_remote_code=True, structured_output=False
+    ) as collection:
         tools = {tool.name: tool for tool in collection.tools}
         assert tools["shout"](text="hey") == "HEY!"
         assert "hello-world" in str(tools["slugify_title"](title="Hello World"))
@@ -338,3 +346,6 @@ def test_drift_is_refused_unless_allowed_and_a_server_that_is_down_is_an_error(t
     down, _, local = asyncio.run(calls())
     assert down.isError and "cannot connect to the MCP server" in texts(down)
     assert not local.isError and texts(local) == "2"
+    assert project.run("remove", "text_tools", "lc").exit_code == 0
+    left = project.run("check")
+    assert left.exit_code == 1 and "tools/_vendored_server.py: nothing vendored is left to serve" in left.stdout

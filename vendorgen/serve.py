@@ -136,9 +136,10 @@ def write(workspace: Workspace, module: ServerModule) -> bool:
 
 
 def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
-    """What `check` says about a server module on disk that the lock no longer calls for."""
+    """What `check` says about a server module on disk that the lock does not call for."""
     if not entries:
-        return []
+        left = workspace.root / workspace.config.output_dir / FILE_NAME
+        return [f"{workspace.relative(left)}: nothing vendored is left to serve; delete it"] if left.is_file() else []
     try:
         module = server_module(workspace, entries)
     except UsageError:
