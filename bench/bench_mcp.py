@@ -18,12 +18,13 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import importlib.util
+import importlib
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+import types
 import threading
 import time
 import warnings
@@ -252,12 +253,18 @@ def timed_calls(call: Callable[[], object]) -> Callable[[int], list[float]]:
     return block
 
 
+def fresh_module(project: Path, package: str) -> Any:
+    """A fresh copy of tools/many.py and the runtime it imports, in a package of its own (so its own session)."""
+    holder = types.ModuleType(package)
+    holder.__path__ = [str(project / "tools")]
+    sys.modules[package] = holder
+    return importlib.import_module(f"{package}.many")
+
+
 @contextlib.contextmanager
 def vendored_tool(project: Path, server: dict[str, str]) -> Iterator[Callable[[], object]]:
     """A call of tool 0 of a fresh copy of the generated module (its own session), pointed at `server` if given."""
-    spec = importlib.util.spec_from_file_location(f"many_{len(server)}", project / "tools" / "many.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = fresh_module(project, f"tools_{len(server)}")
     if server:
         module.SERVER.clear()
         module.SERVER.update(server)
@@ -344,15 +351,13 @@ def construction(project: Path) -> None:
     from smolagents import ToolCollection
     from mcp import StdioServerParameters
 
-    spec = importlib.util.spec_from_file_location("many_fresh", project / "tools" / "many.py")
-    module = importlib.util.module_from_spec(spec)
     start = time.perf_counter()
-    spec.loader.exec_module(module)
+    module = fresh_module(project, "tools_fresh")
     imported = time.perf_counter() - start
     before_children, before_threads = children(), threading.active_count()
     built = median_seconds(lambda: module.tools(), repeat=20)
     tools = module.tools()
-    opened = module._Session.get().connection is not None
+    opened = module._ServerTool.session.connection is not None
     new_children = children() - before_children
     new_threads = threading.active_count() - before_threads
     row(f"import the generated {COUNT}-tool module", ms(imported, 1))

@@ -215,8 +215,12 @@ def check_refusal(exc: VendorgenError) -> None:
 
 
 def load_module(code: str) -> dict:
-    """Run a generated module (vendorgen's output, never remote code) and return its namespace."""
-    namespace: dict = {"__name__": "hostile"}
+    """Run a generated module (vendorgen's output, never remote code) and return its namespace.
+
+    It runs as a module of the `vendorgen` package, so `from ._vendored_runtime import ...` finds the
+    runtime vendorgen ships (vendorgen/_vendored_runtime.py), the same bytes `add` copies beside it.
+    """
+    namespace: dict = {"__name__": "vendorgen.hostile", "__package__": "vendorgen"}
     exec(compile(code, "<generated>", "exec"), namespace)
     return namespace
 

@@ -124,7 +124,7 @@ def test_hostile_tools_list_is_refused_or_exact(snapshot: dict) -> None:
                                            **snapshot["server"]})  # fmt: skip
     built = namespace["tools"]()  # every tool, instantiated: smolagents validation runs here
     assert len(built) == len(snapshot["tools"]) == len(generated.module.tools)
-    namespace["_Session"].shared = RecordingSession()
+    namespace["_ServerTool"].session = RecordingSession()
     for raw, spec, tool in zip(snapshot["tools"], generated.module.tools, built):
         assert tool.mcp_name == raw["name"]  # the wire name, exactly
         assert tool.name == mcp.tool_name(raw["name"], snapshot["prefix"])
@@ -138,7 +138,7 @@ def test_hostile_tools_list_is_refused_or_exact(snapshot: dict) -> None:
 
 
 class RecordingSession:
-    """Stands in for the module's shared `_Session` to see exactly what a call sends, and stops there."""
+    """Stands in for the module's shared session to see exactly what a call sends, and stops there."""
 
     def call(self, name: str, arguments: dict, timeout: float | None) -> None:
         raise Sent(name, arguments)

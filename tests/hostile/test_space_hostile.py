@@ -8,7 +8,15 @@ from pathlib import Path
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tests.hostile.strategies import hostile_settings, hostile_text, json_values, names, printable_source, property_schemas
+from tests.hostile.strategies import (
+    hostile_settings,
+    hostile_text,
+    json_values,
+    load_module,
+    names,
+    printable_source,
+    property_schemas,
+)
 from vendorgen import pipeline
 from vendorgen.errors import VendorgenError
 from vendorgen.sources import space
@@ -64,8 +72,7 @@ def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> 
         return  # a clear refusal is a fine answer to a hostile schema
     module, code = generated.module, generated.code
     assert printable_source(code)
-    namespace: dict = {"__name__": "hostile"}
-    exec(compile(code, "<generated>", "exec"), namespace)  # the generated module, never remote code
+    namespace = load_module(code)  # the generated module, never remote code
     spec = module.tools[0]
     tool = namespace[spec.class_name]()  # smolagents validation runs here
     assert tool.description == (endpoint["description"] if endpoint["description"].strip() else spec.description)
