@@ -26,11 +26,16 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from ._vendored_runtime import MCPTool, _field, _needs, _reason
-
 # smolagents input types that JSON Schema has no name for: what a client sends instead.
 _MEDIA_INPUT = "a file path, an http(s) URL or a data: URI"
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+def _runtime() -> Any:
+    """The runtime beside this file, on first use: vendorgen imports this file for definition_hashes alone."""
+    from . import _vendored_runtime
+
+    return _vendored_runtime
 
 
 def definition_hashes(description: Any, input_schema: Any) -> dict[str, str]:
@@ -75,7 +80,7 @@ class Pins:
 
     def refusal(self, tool: Any) -> str | None:
         """Why `tool` must not be called now, or None: its upstream definition changed since it was vendored."""
-        if self.allow_drift or not isinstance(tool, MCPTool):
+        if self.allow_drift or not isinstance(tool, _runtime().MCPTool):
             return None
         pinned = self.pinned.get(tool.name)
         if pinned is None:
@@ -113,7 +118,7 @@ def _listing(connection: Any) -> dict[str, dict[str, str]]:
         while True:
             result = await (client.list_tools(cursor=cursor) if cursor else client.list_tools())
             found += result.tools
-            cursor = _field(result, "nextCursor")
+            cursor = _runtime()._field(result, "nextCursor")
             if not cursor:
                 return found
 
@@ -177,7 +182,7 @@ class Toolset:
         except ToolRefused:
             raise
         except Exception as exc:
-            raise RuntimeError(f"{name} failed: {_reason(exc)}") from None
+            raise RuntimeError(f"{name} failed: {_runtime()._reason(exc)}") from None
         if getattr(tool, "output_schema", None) and isinstance(value, dict):
             return [_text(json.dumps(value, ensure_ascii=False, default=str))], value
         return _content(value, tool.output_type), None
@@ -194,7 +199,7 @@ class Toolset:
 
 
 def _data_uri_image(uri: str) -> Any:
-    with _needs("PIL"):
+    with _runtime()._needs("PIL"):
         from PIL import Image
     header, _, data = uri.partition(",")
     raw = base64.b64decode(data) if header.endswith(";base64") else data.encode()
@@ -251,7 +256,7 @@ def build_server(toolset: Toolset) -> Any:
     import anyio
     from pydantic import TypeAdapter
 
-    with _needs("mcp"):
+    with _runtime()._needs("mcp"):
         from mcp import types
         from mcp.server.lowlevel import Server
 
@@ -422,7 +427,7 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
     try:
         instances = [cls() for cls in chosen]
     except Exception as exc:
-        fail(f"cannot create the tools: {_reason(exc)}")
+        fail(f"cannot create the tools: {_runtime()._reason(exc)}")
     server = build_server(Toolset(instances, Pins(pinned, args.allow_drift)))
     if args.transport == "stdio":
         run_stdio(server)

@@ -140,6 +140,9 @@ def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
     if not entries:
         left = workspace.root / workspace.config.output_dir / FILE_NAME
         return [f"{workspace.relative(left)}: nothing vendored is left to serve; delete it"] if left.is_file() else []
+    directories = {PurePosixPath(entry.path).parent.as_posix() for entry in entries}
+    if not any((workspace.root / directory / FILE_NAME).is_file() for directory in directories):
+        return []  # never served here: nothing to read
     try:
         module = server_module(workspace, entries)
     except UsageError:
