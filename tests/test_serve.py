@@ -349,3 +349,12 @@ def test_drift_is_refused_unless_allowed_and_a_server_that_is_down_is_an_error(t
     assert project.run("remove", "text_tools", "lc").exit_code == 0
     left = project.run("check")
     assert left.exit_code == 1 and "tools/_vendored_server.py: nothing vendored is left to serve" in left.stdout
+
+
+def test_two_tools_of_one_name_are_refused(project: Project) -> None:
+    for name in ("lc", "lc_again"):
+        assert project.run("add", "langchain:examples.langchain_tools:toolkit", "--name", name).exit_code == 0
+    clash = project.run("serve", "--list")
+    assert clash.exit_code == 2
+    assert "error: the modules lc and lc_again both have a tool named count_words" in clash.stderr
+    assert project.run("serve", "lc", "--list").exit_code == 0

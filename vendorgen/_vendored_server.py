@@ -412,6 +412,14 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
     known = {cls.name for cls in tools} | {cls.__module__.rpartition(".")[2] for cls in tools}
     if unknown := [name for name in args.names if name not in known]:
         fail(f"nothing vendored is named {', '.join(unknown)}; `vendorgen serve --list` shows what is")
+    modules: dict[str, list[str]] = {}
+    for cls in chosen:
+        modules.setdefault(cls.name, []).append(cls.__module__.rpartition(".")[2])
+    if clashes := {name: found for name, found in modules.items() if len(found) > 1}:
+        name, found = sorted(clashes.items())[0]
+        fail(
+            f"the modules {' and '.join(found)} both have a tool named {name}: serve one (by module name) or re-add one with --prefix"
+        )
     if args.list:
         for cls in chosen:
             summary = " ".join(str(cls.description).split())
