@@ -12,6 +12,7 @@ import asyncio
 import base64
 import io
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -184,6 +185,11 @@ def test_list_names_every_vendored_tool(served: Project) -> None:
                      "paint_needed", "shout"}  # fmt: skip
     server = (served.root / "tools" / "_vendored_server.py").read_text()
     assert "text_tools.WordStatsTool," in server and '"word_stats": {' in server
+    # What follows the verbatim part is written from the lock: identifiers and hex digests, no remote text.
+    tail = server.split("# -- What this project serves\n", 1)[1]
+    assert re.fullmatch(r'(from \. import \w+\n|TOOLS = \[\n|    \w+\.\w+,\n|\]\n|# [\w\' .]+\n|PINNED = \{\n|'
+                        r'    "\w+": \{\n|        "\w+": "[0-9a-f]{64}",\n|    \},\n|\}\n|\n|if __name__ == "__main__":\n'
+                        r'|    main\(TOOLS, PINNED\)\n)+', tail), tail  # fmt: skip
     assert served.run("check").exit_code == 0
     served.edit("tools/_vendored_server.py", "    text_tools.WordStatsTool,\n", "")
     edited = served.run("check")
@@ -358,3 +364,21 @@ def test_two_tools_of_one_name_are_refused(project: Project) -> None:
     assert clash.exit_code == 2
     assert "error: the modules lc and lc_again both have a tool named count_words" in clash.stderr
     assert project.run("serve", "lc", "--list").exit_code == 0
+
+
+def test_the_interpreter_is_the_projects_venv_then_the_active_one_then_this(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vendorgen.serve import interpreter
+
+    active = tmp_path / "active" / "bin" / "python"
+    active.parent.mkdir(parents=True)
+    active.touch()
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    assert interpreter(tmp_path) == sys.executable
+    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "active"))
+    assert interpreter(tmp_path) == str(active)
+    own = tmp_path / ".venv" / "bin" / "python"
+    own.parent.mkdir(parents=True)
+    own.touch()
+    assert interpreter(tmp_path) == str(own)
