@@ -74,7 +74,9 @@ class Pins:
     def __init__(self, pinned: dict[str, dict[str, str]], allow_drift: bool) -> None:
         self.pinned = pinned
         self.allow_drift = allow_drift
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # guards `locks`
+        # One lock per upstream session: a slow server holds up only its own tools' first call.
+        self.locks: dict[int, threading.Lock] = {}
         # id(session) -> (the connection that was listed, {mcp name: definition hashes})
         self.listed: dict[int, tuple[Any, dict[str, dict[str, str]]]] = {}
 
@@ -86,6 +88,8 @@ class Pins:
         if pinned is None:
             return f"{tool.name} has no pinned definition: run `vendorgen serve` to regenerate this server"
         with self.lock:
+            session_lock = self.locks.setdefault(id(tool.session), threading.Lock())
+        with session_lock:
             connection = tool.session.open()
             listed = self.listed.get(id(tool.session))
             if listed is None or listed[0] is not connection:
