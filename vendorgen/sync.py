@@ -256,10 +256,10 @@ class CheckReport:
 def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckReport:
     """The modules called `names` (default: all) compared with their files, and the extra files."""
     entries = workspace.read_lock()
-    from vendorgen import runtime_sync
+    from vendorgen import runtime_sync, serve
 
     states = [local_state(workspace, entry) for entry in select(entries, names)]
-    runtime = tuple(runtime_sync.problems(workspace, entries, allow_edits))
+    runtime = tuple(runtime_sync.problems(workspace, entries, allow_edits)) + tuple(serve.problems(workspace, entries))
     return CheckReport(states, extra_files(workspace, entries), allow_edits, runtime)
 
 

@@ -1,0 +1,451 @@
+"""The vendored tools of this package as one MCP server: `python -m <package>._vendored_server`.
+
+It serves what was reviewed: each tool under its vendored name, description and schemas,
+called through its vendored class. Before the first call into an upstream MCP server on a
+connection, the server's listing is compared with the definitions pinned below (sha256 of
+each tool's description and input schema as vendored); a tool whose definition changed
+is refused, naming the change, unless the server runs with --allow-drift.
+
+Needs the mcp SDK (1.10+; uvicorn and starlette, installed with it, for streamable-http)
+and what the served tools need; not vendorgen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import hmac
+import io
+import ipaddress
+import json
+import mimetypes
+import os
+import sys
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+# smolagents input types that JSON Schema has no name for: what a client sends instead.
+_MEDIA_INPUT = "a file path, an http(s) URL or a data: URI"
+_LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+def _runtime() -> Any:
+    """The runtime beside this file, on first use: vendorgen imports this file for definition_hashes alone."""
+    from . import _vendored_runtime
+
+    return _vendored_runtime
+
+
+def definition_hashes(description: Any, input_schema: Any) -> dict[str, str]:
+    """What is pinned of an upstream MCP tool: the sha256 of its description and of its input schema."""
+    return {"description": _sha256(description), "inputSchema": _sha256(input_schema)}
+
+
+def _sha256(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def input_schema(inputs: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A smolagents `inputs` dict as the JSON Schema of an MCP tool's arguments."""
+    properties: dict[str, Any] = {}
+    for key, spec in inputs.items():
+        prop = {name: value for name, value in spec.items() if name != "nullable"}
+        kind = prop.pop("type", "any")
+        if kind in ("image", "audio"):
+            prop["type"] = "string"
+            prop["description"] = f"{prop.get('description', '')} ({kind}: {_MEDIA_INPUT})".strip()
+        elif kind != "any":  # any: no type at all
+            prop["type"] = kind  # nullable: not required (a null sent for it counts as left out)
+        properties[key] = prop
+    required = [key for key, spec in inputs.items() if not spec.get("nullable")]
+    return {"type": "object", "properties": properties, "required": required}
+
+
+class ToolRefused(RuntimeError):
+    """A call the server does not make: unknown tool, bad arguments, drifted upstream definition."""
+
+
+class Pins:
+    """The upstream MCP definitions as vendored, and what each upstream connection lists now."""
+
+    def __init__(self, pinned: dict[str, dict[str, str]], allow_drift: bool) -> None:
+        self.pinned = pinned
+        self.allow_drift = allow_drift
+        self.lock = threading.Lock()  # guards `locks`
+        # One lock per upstream session: a slow server holds up only its own tools' first call.
+        self.locks: dict[int, threading.Lock] = {}
+        # id(session) -> (the connection that was listed, {mcp name: definition hashes})
+        self.listed: dict[int, tuple[Any, dict[str, dict[str, str]]]] = {}
+
+    def refusal(self, tool: Any) -> str | None:
+        """Why `tool` must not be called now, or None: its upstream definition changed since it was vendored."""
+        if self.allow_drift or not isinstance(tool, _runtime().MCPTool):
+            return None
+        pinned = self.pinned.get(tool.name)
+        if pinned is None:
+            return f"{tool.name} has no pinned definition: run `vendorgen serve` to regenerate this server"
+        with self.lock:
+            session_lock = self.locks.setdefault(id(tool.session), threading.Lock())
+        with session_lock:
+            connection = tool.session.open()
+            listed = self.listed.get(id(tool.session))
+            if listed is None or listed[0] is not connection:
+                listed = (connection, _listing(connection))
+                self.listed[id(tool.session)] = listed
+        now = listed[1].get(tool.mcp_name)
+        where = f"the MCP server {tool.session.describe()}"
+        module = type(tool).__module__.rpartition(".")[2]
+        advice = f"review it with `vendorgen diff {module}`, take it with `vendorgen update {module}`, or serve it anyway with --allow-drift"
+        if now is None:
+            return f"refused {tool.name}: {where} no longer lists {tool.mcp_name!r}; {advice}"
+        changed = [part for part in ("description", "inputSchema") if pinned[part] != now[part]]
+        if changed:
+            what = " and ".join("input schema" if part == "inputSchema" else part for part in changed)
+            return (
+                f"refused {tool.name}: {where} changed the {what} of {tool.mcp_name!r} since it was vendored; {advice}"
+            )
+        return None
+
+
+def _listing(connection: Any) -> dict[str, dict[str, str]]:
+    """Every tool the upstream session lists (all pages), by name, as definition hashes."""
+    import asyncio
+
+    loop, _, client, _ = connection
+
+    async def pages() -> list[Any]:
+        found: list[Any] = []
+        cursor = None
+        while True:
+            result = await (client.list_tools(cursor=cursor) if cursor else client.list_tools())
+            found += result.tools
+            cursor = _runtime()._field(result, "nextCursor")
+            if not cursor:
+                return found
+
+    tools = asyncio.run_coroutine_threadsafe(pages(), loop).result(60)
+    listing = {}
+    for tool in tools:
+        raw = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+        listing[raw["name"]] = definition_hashes(raw.get("description"), raw.get("inputSchema"))
+    return listing
+
+
+class Toolset:
+    """The served tools by name, and how a call reaches one: checked, in a worker thread, converted."""
+
+    def __init__(self, tools: Sequence[Any], pins: Pins) -> None:
+        import jsonschema  # installed with mcp
+
+        self.tools = {tool.name: tool for tool in tools}
+        self.schemas = {tool.name: input_schema(tool.inputs) for tool in tools}
+        # One validator per tool, built once: checking the schema itself on every call costs milliseconds.
+        self.validators = {
+            name: jsonschema.validators.validator_for(schema)(schema) for name, schema in self.schemas.items()
+        }
+        self.pins = pins
+        self.setup_lock = threading.Lock()
+
+    def listing(self) -> list[dict[str, Any]]:
+        listed = []
+        for tool in self.tools.values():
+            entry = {"name": tool.name, "description": tool.description, "inputSchema": self.schemas[tool.name]}
+            if getattr(tool, "output_schema", None):
+                entry["outputSchema"] = tool.output_schema
+            listed.append(entry)
+        return listed
+
+    def call(self, name: str, arguments: dict[str, Any] | None) -> tuple[list[dict[str, Any]], Any]:
+        """Run the tool; (content items as protocol dicts, structured content or None). Raises on failure."""
+        tool = self.tools.get(name)
+        if tool is None:
+            raise ToolRefused(f"unknown tool {name!r}; this server has: {', '.join(sorted(self.tools))}")
+        arguments = {
+            key: value
+            for key, value in (arguments or {}).items()
+            if value is not None or key not in tool.inputs or not tool.inputs[key].get("nullable")
+        }
+        unknown = sorted(set(arguments) - set(tool.inputs))
+        if unknown:
+            raise ToolRefused(f"{name} takes no argument {', '.join(map(repr, unknown))}")
+        self._check_types(tool, arguments)
+        refusal = self.pins.refusal(tool)
+        if refusal:
+            raise ToolRefused(refusal)
+        for key, spec in tool.inputs.items():
+            if spec["type"] == "image" and isinstance(arguments.get(key), str) and arguments[key].startswith("data:"):
+                arguments[key] = _data_uri_image(arguments[key])
+        with self.setup_lock:  # a tool connects on its first call: once, not once per thread
+            if not tool.is_initialized:
+                tool.setup()
+        try:
+            value = tool(**arguments)
+        except ToolRefused:
+            raise
+        except Exception as exc:
+            raise RuntimeError(f"{name} failed: {_runtime()._reason(exc)}") from None
+        if getattr(tool, "output_schema", None) and isinstance(value, dict):
+            return [_text(json.dumps(value, ensure_ascii=False, default=str))], value
+        return _content(value, tool.output_type), None
+
+    def _check_types(self, tool: Any, arguments: dict[str, Any]) -> None:
+        """Arguments against the tool's input schema, before the tool sees them."""
+        missing = [key for key, spec in tool.inputs.items() if not spec.get("nullable") and key not in arguments]
+        if missing:
+            raise ToolRefused(f"{tool.name} needs the argument {', '.join(map(repr, missing))}")
+        error = next(iter(self.validators[tool.name].iter_errors(arguments)), None)
+        if error is not None:
+            where = ".".join(str(part) for part in error.absolute_path) or "arguments"
+            raise ToolRefused(f"{tool.name}: bad argument {where}: {error.message}")
+
+
+def _data_uri_image(uri: str) -> Any:
+    with _runtime()._needs("PIL"):
+        from PIL import Image
+    header, _, data = uri.partition(",")
+    raw = base64.b64decode(data) if header.endswith(";base64") else data.encode()
+    image = Image.open(io.BytesIO(raw), formats=["PNG", "JPEG", "GIF", "WEBP", "BMP"])
+    image.load()
+    return image
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def _content(value: Any, output_type: str) -> list[dict[str, Any]]:
+    """A tool's return value as MCP content items: text, images, audio; several for a tuple."""
+    if value is None:
+        return []
+    if isinstance(value, tuple):
+        return [item for part in value for item in _content(part, "any")]
+    if hasattr(value, "to_raw") and type(value).__name__ == "AgentAudio":
+        return [_media(_read(value.to_string()), "audio/wav", "audio")]
+    if hasattr(value, "to_raw") and type(value).__name__ == "AgentImage":
+        value = value.to_raw()
+    if hasattr(value, "save") and hasattr(value, "mode"):  # a PIL image
+        buffer = io.BytesIO()
+        value.save(buffer, format="PNG")
+        return [_media(buffer.getvalue(), "image/png", "image")]
+    if isinstance(value, str):
+        if output_type in ("image", "audio") and os.path.isfile(value):
+            mime = mimetypes.guess_type(value)[0] or f"{output_type}/octet-stream"
+            return [_media(_read(value), mime, output_type)]
+        return [_text(value)]
+    if isinstance(value, bytes):
+        blob = base64.b64encode(value).decode("ascii")
+        return [
+            {
+                "type": "resource",
+                "resource": {"uri": "vendored:result", "mimeType": "application/octet-stream", "blob": blob},
+            }
+        ]
+    return [_text(json.dumps(value, ensure_ascii=False, default=str))]
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as file:
+        return file.read()
+
+
+def _media(data: bytes, mime: str, kind: str) -> dict[str, Any]:
+    return {"type": kind, "data": base64.b64encode(data).decode("ascii"), "mimeType": mime}
+
+
+def build_server(toolset: Toolset) -> Any:
+    """The mcp SDK's low-level server over `toolset`: a failure is an isError result, never a crash."""
+    import anyio
+    from pydantic import TypeAdapter
+
+    with _runtime()._needs("mcp"):
+        from mcp import types
+        from mcp.server.lowlevel import Server
+
+    content_type: Any = (
+        getattr(types, "ContentBlock", None) or types.TextContent | types.ImageContent | types.EmbeddedResource
+    )
+    adapter: Any = TypeAdapter(content_type)
+    listing = [types.Tool.model_validate(entry) for entry in toolset.listing()]
+
+    async def call(name: str, arguments: dict[str, Any] | None) -> tuple[list[Any], Any]:
+        items, structured = await anyio.to_thread.run_sync(toolset.call, name, arguments)
+        return [adapter.validate_python(item) for item in items], structured
+
+    if hasattr(Server, "call_tool"):  # mcp 1.x: handlers by decorator; one that raises gives an isError result
+        server = Server("vendored-tools")
+
+        @server.list_tools()  # type: ignore[misc, no-untyped-call]
+        async def list_tools() -> list[Any]:
+            return listing
+
+        @server.call_tool(validate_input=False)  # type: ignore[misc]  # Toolset.call checks them, with null for optional
+        async def call_tool(name: str, arguments: dict[str, Any] | None) -> Any:
+            content, structured = await call(name, arguments)
+            return (content, structured) if structured is not None else content
+
+        return server
+
+    # mcp 2.x: handlers given to the constructor, returning whole results.
+    async def on_list_tools(context: Any, params: Any) -> Any:
+        return types.ListToolsResult(tools=listing)
+
+    async def on_call_tool(context: Any, params: Any) -> Any:
+        try:
+            content, structured = await call(params.name, params.arguments)
+        except Exception as exc:  # noqa: BLE001 - the client gets it as the tool's error
+            return types.CallToolResult.model_validate({"content": [_text(str(exc))], "isError": True})
+        return types.CallToolResult.model_validate({"content": content, "structuredContent": structured})
+
+    make: Any = Server  # typed as the mcp installed, which may be 1.x
+    return make("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+
+
+def run_stdio(server: Any) -> None:
+    """Serve on stdin/stdout; anything else writing to stdout (a tool's print) goes to stderr instead."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    protocol = io.TextIOWrapper(os.fdopen(os.dup(1), "wb", buffering=0), encoding="utf-8", write_through=True)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    async def serve() -> None:
+        async with stdio_server(stdout=anyio.wrap_file(protocol)) as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(serve)
+
+
+def run_http(server: Any, host: str, port: int, allowed_hosts: set[str], token: str | None) -> None:
+    """Serve streamable HTTP at http://host:port/mcp, behind the Host/Origin and bearer-token guard."""
+    import contextlib
+    import socket
+
+    import uvicorn
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    manager = StreamableHTTPSessionManager(app=server, json_response=False, stateless=False)
+
+    class Endpoint:
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            await manager.handle_request(scope, receive, send)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> Any:
+        async with manager.run():
+            yield
+
+    app = Starlette(routes=[Route("/mcp", endpoint=Endpoint())], lifespan=lifespan)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    port = sock.getsockname()[1]
+    names = {f"{name}:{port}" for name in allowed_hosts}
+    shown = f"[{host}]" if ":" in host else host
+    print(f"serving MCP at http://{shown}:{port}/mcp", flush=True)
+    config = uvicorn.Config(Guard(app, names, token), log_level="warning", lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+class Guard:
+    """Refuses a request whose Host or Origin is not this server (DNS rebinding) or that lacks the bearer token."""
+
+    def __init__(self, app: Any, hosts: set[str], token: str | None) -> None:
+        self.app = app
+        self.hosts = hosts
+        self.token = token
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
+            refusal = self.refusal(headers)
+            if refusal is not None:
+                status, text, extra = refusal
+                await send({"type": "http.response.start", "status": status,
+                            "headers": [(b"content-type", b"text/plain"), *extra]})  # fmt: skip
+                await send({"type": "http.response.body", "body": text.encode()})
+                return
+        await self.app(scope, receive, send)
+
+    def refusal(self, headers: dict[str, str]) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
+        if headers.get("host", "").lower() not in self.hosts:
+            return 421, "this server does not answer to that Host", []
+        origin = headers.get("origin")
+        if origin is not None and origin.lower().partition("://")[2] not in self.hosts:
+            return 403, "requests from that Origin are refused", []
+        if self.token is not None:
+            given = headers.get("authorization", "")
+            if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
+                return 401, "a bearer token is required", [(b"www-authenticate", b"Bearer")]
+        return None
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence[str] | None = None) -> None:
+    """Parse the command line, pick the tools, serve them; a bad command line is one `error:` line."""
+    parser = argparse.ArgumentParser(prog="vendorgen serve", description="Serve the vendored tools over MCP.")
+    parser.add_argument("names", nargs="*", metavar="NAME", help="serve only these modules or tools")
+    parser.add_argument("--list", action="store_true", help="list the tools that would be served, and exit")
+    parser.add_argument("--transport", choices=("stdio", "streamable-http"), default="stdio")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--allow-remote", action="store_true", help="bind an address other than loopback")
+    parser.add_argument("--token-env", metavar="NAME", help="require `Authorization: Bearer $NAME`")
+    parser.add_argument("--allow-drift", action="store_true", help="serve MCP tools whose upstream changed")
+    args = parser.parse_args(argv)
+
+    def fail(message: str) -> None:
+        print(f"error: {message}", file=sys.stderr)
+        sys.exit(2)
+
+    chosen = [cls for cls in tools if not args.names or {cls.name, cls.__module__.rpartition(".")[2]} & set(args.names)]
+    known = {cls.name for cls in tools} | {cls.__module__.rpartition(".")[2] for cls in tools}
+    if unknown := [name for name in args.names if name not in known]:
+        fail(f"nothing vendored is named {', '.join(unknown)}; `vendorgen serve --list` shows what is")
+    modules: dict[str, list[str]] = {}
+    for cls in chosen:
+        modules.setdefault(cls.name, []).append(cls.__module__.rpartition(".")[2])
+    if clashes := {name: found for name, found in modules.items() if len(found) > 1}:
+        name, found = sorted(clashes.items())[0]
+        fail(
+            f"the modules {' and '.join(found)} both have a tool named {name}: serve one (by module name) or re-add one with --prefix"
+        )
+    if args.list:
+        for cls in chosen:
+            summary = " ".join(str(cls.description).split())
+            print(f"{cls.name:<28} {cls.__module__.rpartition('.')[2]:<20} {summary[:70]}")
+        return
+    if not _is_loopback(args.host) and not args.allow_remote:
+        fail(f"--host {args.host} is not a loopback address: add --allow-remote to serve other machines")
+    token = None
+    if args.token_env:
+        token = os.environ.get(args.token_env)
+        if not token:
+            fail(f"--token-env {args.token_env}: that environment variable is not set")
+    try:
+        instances = [cls() for cls in chosen]
+    except Exception as exc:
+        fail(f"cannot create the tools: {_runtime()._reason(exc)}")
+    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift)))
+    if args.transport == "stdio":
+        run_stdio(server)
+        return
+    hosts = set(_LOOPBACK_NAMES) | ({args.host} if args.allow_remote else set())
+    try:
+        run_http(server, args.host, args.port, hosts, token)
+    except OSError as exc:
+        fail(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}")

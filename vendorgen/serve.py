@@ -1,0 +1,165 @@
+"""`vendorgen serve`: the server module of the output package, and the interpreter that runs it.
+
+The server module (`_vendored_server.py`, beside the runtime) is the same bytes in every
+project for a vendorgen version (the logic, copied verbatim from the file that ships in
+vendorgen) followed by what this project serves: an import of each locked module, its tool
+classes (read from the files the lock checks) and, for MCP tools, the pinned hashes of the
+upstream definitions in the committed snapshots. Only identifiers and hex digests are
+written there, never remote text. It is rewritten whenever the lock says otherwise.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from vendorgen import runtime
+from vendorgen.errors import UsageError
+from vendorgen.workspace import LockEntry, Workspace
+
+MODULE = "_vendored_server"
+FILE_NAME = f"{MODULE}.py"
+_SHIPPED = Path(__file__).resolve().parent / FILE_NAME
+_HEADER = """\
+# The MCP server of the tools vendorgen vendored into this directory: python -m {package}.{module}
+# Written by vendorgen {version}; `vendorgen serve` rewrites it from vendorgen.lock, `vendorgen check` compares.
+# Up to the line "# -- What this project serves", the same bytes in every project vendored with that version.
+"""
+_TAIL_MARK = "# -- What this project serves"
+
+
+@dataclass(frozen=True)
+class ServerModule:
+    path: str  # relative to the root
+    package: str  # dotted, for `python -m`
+    text: str
+
+    @property
+    def dotted(self) -> str:
+        return f"{self.package}.{MODULE}"
+
+
+def server_module(workspace: Workspace, entries: list[LockEntry]) -> ServerModule:
+    """The server module the locked modules call for (all in one output directory)."""
+    from vendorgen import __version__
+    from vendorgen._vendored_server import definition_hashes
+
+    if not entries:
+        raise UsageError("nothing vendored yet, so nothing to serve; try `vendorgen add --help`")
+    directories = sorted({PurePosixPath(entry.path).parent.as_posix() for entry in entries})
+    if len(directories) > 1:
+        raise UsageError(
+            f"vendorgen serve serves one output directory; the lock has modules in {', '.join(directories)}"
+        )
+    directory = directories[0]
+    parts = PurePosixPath(directory).parts
+    if not parts or not all(part.isidentifier() for part in parts):
+        raise UsageError(f"{directory} is not an importable package path, so it cannot be served with python -m")
+    package = ".".join(parts)
+    imports, classes, pins = [], [], {}
+    for entry in sorted(entries, key=lambda entry: entry.name):
+        module = PurePosixPath(entry.path).stem
+        imports.append(f"from . import {module}")
+        found = _tool_classes(workspace, entry)
+        classes += [f"{module}.{class_name}" for class_name, _, _ in found]
+        if entry.kind == "mcp":
+            upstream = {raw["name"]: raw for raw in workspace.read_snapshot(entry)["tools"]}
+            for _, name, mcp_name in found:
+                raw = upstream[mcp_name]
+                pins[name] = definition_hashes(raw.get("description"), raw.get("inputSchema"))
+    tail = [_TAIL_MARK, *imports, "", "TOOLS = ["]
+    tail += [f"    {name}," for name in classes] + [
+        "]",
+        "# sha256 of each upstream MCP tool's definition as vendored.",
+        "PINNED = {",
+    ]
+    for name, hashes in sorted(pins.items()):
+        tail += [
+            f"    {json.dumps(name)}: {{",
+            *(f'        "{key}": "{value}",' for key, value in hashes.items()),
+            "    },",
+        ]
+    tail += ["}", "", 'if __name__ == "__main__":', "    main(TOOLS, PINNED)", ""]
+    header = _HEADER.format(package=package, module=MODULE, version=__version__)
+    text = header + _SHIPPED.read_text(encoding="utf-8") + "\n\n" + "\n".join(tail)
+    return ServerModule(f"{directory}/{FILE_NAME}", package, text)
+
+
+def _tool_classes(workspace: Workspace, entry: LockEntry) -> list[tuple[str, str, str]]:
+    """(class, vendored name, MCP name or "") of each locked tool, read from the module as it is on disk."""
+    path = workspace.inside(Path(entry.path), "vendored module")
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError) as exc:
+        raise UsageError(f"{entry.path} cannot be read ({exc}): `vendorgen check` says what is wrong") from None
+    found = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            attributes = _string_attributes(node)
+            if attributes.get("name") in entry.tools:
+                found.append((node.name, attributes["name"], attributes.get("mcp_name", "")))
+    missing = set(entry.tools) - {name for _, name, _ in found}
+    if missing:
+        raise UsageError(
+            f"{entry.path} has no tool class for {', '.join(sorted(missing))}: `vendorgen check` says what is wrong"
+        )
+    return found
+
+
+def _string_attributes(node: ast.ClassDef) -> dict[str, str]:
+    attributes = {}
+    for statement in node.body:
+        target: ast.expr | None = statement.target if isinstance(statement, ast.AnnAssign) else None
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+        value = getattr(statement, "value", None)
+        if isinstance(target, ast.Name) and isinstance(value, ast.Constant) and isinstance(value.value, str):
+            attributes[target.id] = value.value
+    return attributes
+
+
+def write(workspace: Workspace, module: ServerModule) -> bool:
+    """Write the server module if it differs; True when it changed. Never half-written (a rename)."""
+    path = workspace.inside(Path(module.path), "server module")
+    if path.is_file() and path.read_text(encoding="utf-8") == module.text:
+        return False
+    if not (path.parent / runtime.FILE_NAME).is_file():
+        raise UsageError(f"{path.parent.as_posix()} has no {runtime.FILE_NAME}: `vendorgen update` writes it")
+    staged = path.with_name(f".{FILE_NAME}.tmp")
+    staged.write_text(module.text, encoding="utf-8")
+    os.replace(staged, path)
+    return True
+
+
+def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
+    """What `check` says about a server module on disk that the lock does not call for."""
+    if not entries:
+        left = workspace.root / workspace.config.output_dir / FILE_NAME
+        return [f"{workspace.relative(left)}: nothing vendored is left to serve; delete it"] if left.is_file() else []
+    directories = {PurePosixPath(entry.path).parent.as_posix() for entry in entries}
+    if not any((workspace.root / directory / FILE_NAME).is_file() for directory in directories):
+        return []  # never served here: nothing to read
+    try:
+        module = server_module(workspace, entries)
+    except UsageError:
+        return []
+    path = workspace.root / module.path
+    if path.is_file() and path.read_text(encoding="utf-8") != module.text:
+        return [f"{module.path} does not serve what the lock holds: `vendorgen serve` rewrites it"]
+    return []
+
+
+def interpreter(root: Path) -> str:
+    """The project's Python: its .venv, else the active virtualenv, else the one running vendorgen."""
+    candidates = [root / ".venv"]
+    if os.environ.get("VIRTUAL_ENV"):
+        candidates.append(Path(os.environ["VIRTUAL_ENV"]))
+    for venv in candidates:
+        for python in (venv / "bin" / "python", venv / "Scripts" / "python.exe"):
+            if python.is_file():
+                return str(python)
+    return sys.executable
