@@ -76,7 +76,6 @@ class SourceFilter:
 class Config:
     output_dir: str = DEFAULT_OUTPUT_DIR
     line_length: int = DEFAULT_LINE_LENGTH
-    templates: str | None = None  # as written in pyproject.toml
     templates_dir: Path | None = None  # resolved, checked to exist inside the project
     overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
     sources: Mapping[str, SourceFilter] = field(default_factory=dict)
@@ -218,7 +217,6 @@ def load_config(root: Path) -> Config:
     return Config(
         output_dir=output_dir,
         line_length=line_length,
-        templates=table.get("templates"),
         templates_dir=_templates_dir(root, table.get("templates")),
         overrides={name: _override(name, value) for name, value in table.get("overrides", {}).items()},
         sources={uri: _source_filter(uri, value) for uri, value in table.get("sources", {}).items()},
