@@ -16,7 +16,7 @@ import pytest
 
 from tests.conftest import REPO, Project
 from vendorgen import __version__
-from vendorgen.render import builtin_templates_dir
+from vendorgen import builtin_templates_dir, templates_version
 
 HEADER_LINE = "# Review it as code you run. Update: vendorgen update {{ module.name }}"
 
@@ -149,7 +149,7 @@ def test_a_custom_template_changes_the_output_and_check_knows(copy: Project) -> 
     output = check_fails_then_update_fixes(copy, "custom templates now override the built-in ones")
     assert "-# Review it as code you run. Update: vendorgen update convert\n+# Reviewed by ACME before use.\n" in output
     assert "# Reviewed by ACME before use.\n" in (copy.root / "tools/convert.py").read_text()
-    assert lock(copy)["convert"]["templates"].startswith("1 custom:")
+    assert lock(copy)["convert"]["templates"].startswith(f"{templates_version()} custom:")
 
     # Another kind's template does not concern space modules.
     (templates / "mcp.py.j2").write_text("{# not used by space modules #}\n")
@@ -159,7 +159,7 @@ def test_a_custom_template_changes_the_output_and_check_knows(copy: Project) -> 
     check_fails_then_update_fixes(copy, "custom templates changed")
     configure(copy, "")
     check_fails_then_update_fixes(copy, "custom templates no longer apply")
-    assert lock(copy)["convert"]["templates"] == "1"
+    assert lock(copy)["convert"]["templates"] == templates_version()
 
 
 def test_a_line_length_change_is_drift(copy: Project) -> None:
@@ -181,7 +181,7 @@ params = { from_unit = "source_unit", to_unit = "target_unit" }
         copy, "convert (tools/convert.py): outdated", "[tool.vendorgen] settings for it changed"
     )
     assert lock(copy)["convert"]["tools"] == ["convert_length"]
-    assert lock(copy)["describe"]["templates"] == "1"  # the override concerns convert only
+    assert lock(copy)["describe"]["templates"] == templates_version()  # the override concerns convert only
     code = (copy.root / "tools/convert.py").read_text()
     assert "class LengthTool(Tool):" in code and 'name = "convert_length"' in code
     assert "Renamed arguments: source_unit is sent as from_unit, target_unit is sent as to_unit." in code

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from vendorgen import TEMPLATES_VERSION, __version__, naming
+from vendorgen import __version__, naming, templates_version
 from vendorgen.errors import UsageError
 from vendorgen.formatter import DEFAULT_LINE_LENGTH
 from vendorgen.model import InputSpec, ModuleSpec, ToolSpec
@@ -128,7 +128,7 @@ class Config:
         files for this kind and `config:<hash>` of the settings that concern this
         module (`tools`: its final tool names), each only when there are any.
         """
-        parts = [TEMPLATES_VERSION]
+        parts = [templates_version()]
         if self.templates_dir is not None:
             if kind not in self._template_hashes:
                 self._template_hashes[kind] = _hash_templates(self.templates_dir, kind)
