@@ -1,12 +1,11 @@
-"""Do `add`'s two speed-ups still pay? Whole-process `vendorgen add` of a 200-tool MCP server, four ways.
+"""Does `add`'s import warm-up still pay? Whole-process `vendorgen add` of a 200-tool MCP server, both ways.
 
-Run: PYTHONPATH=. .venv/bin/python bench/bench_speedups.py   (about two minutes)
+Run: PYTHONPATH=. .venv/bin/python bench/bench_speedups.py   (about a minute)
 
-The same command, interleaved: as it is, without the import warm-up thread that
+The same command, interleaved: as it is, and without the warm-up thread that
 imports the code generator while the server starts (`sources.meanwhile`/`waiting`),
-without the forked parallel black (`formatter.format_in_parallel`), and without
-either. A variant is the CLI with the speed-up patched out in the process itself,
-so nothing else differs.
+patched out in the process itself, so nothing else differs. At e770801 this script
+also measured the forked parallel black, since removed (figures in bench/README.md).
 """
 
 from __future__ import annotations
@@ -26,14 +25,8 @@ COUNT = 200
 RUNS = int(os.environ.get("VENDORGEN_BENCH_RUNS", "7"))
 SOURCE = f"mcp:stdio:{sys.executable} -m tests.servers.mcp_many stdio --count {COUNT}"
 NO_WARM_UP = "import vendorgen.pipeline as p; p._import_generator = lambda: None\n"
-NO_FORK = "import vendorgen.formatter as f; f._worker_count = lambda size: 1\n"
 CLI = "import sys; from vendorgen.cli import main; sys.argv[0] = 'vendorgen'; main()\n"
-VARIANTS = {
-    "as it is (warm-up thread, forked black)": "",
-    "without the warm-up thread": NO_WARM_UP,
-    "without the forked black": NO_FORK,
-    "without either": NO_WARM_UP + NO_FORK,
-}
+VARIANTS = {"with the warm-up thread": "", "without it": NO_WARM_UP}
 
 
 def main() -> None:
@@ -54,9 +47,9 @@ def main() -> None:
             return run
 
         medians = interleaved_medians({name: add(patch) for name, patch in VARIANTS.items()}, repeat=RUNS)
-    simplest = medians["without either"]
+    simplest = medians["without it"]
     for name, seconds in medians.items():
-        row(f"`vendorgen add`, {name} (median of {RUNS})", ms(seconds), anchor=f"{times(seconds / simplest)} without either")
+        row(f"`vendorgen add`, {name} (median of {RUNS})", ms(seconds), anchor=f"{times(seconds / simplest)} without it")
 
 
 if __name__ == "__main__":
