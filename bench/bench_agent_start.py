@@ -80,7 +80,11 @@ with ExitStack() as stack:
 def stdio(module: str, *args: str) -> tuple[str, dict[str, object]]:
     """A stdio server as `vendorgen add` and as `from_mcp` take it."""
     command = [sys.executable, "-m", module, "stdio", *args]
-    return f"mcp:stdio:{' '.join(command)}", {"command": command[0], "args": command[1:], "env": {"PYTHONPATH": str(REPO)}}
+    return f"mcp:stdio:{' '.join(command)}", {
+        "command": command[0],
+        "args": command[1:],
+        "env": {"PYTHONPATH": str(REPO)},
+    }
 
 
 def remote(url: str, transport: str) -> tuple[str, dict[str, object]]:

@@ -150,9 +150,7 @@ def phases(project: Path) -> tuple[str, str, dict[str, float]]:
     phase_seconds["render (Jinja2)"] = time.perf_counter() - start
     start = time.perf_counter()
     code = format_source(rendered, 99)
-    phase_seconds[f"format (black; {code.count(chr(10)):,} lines)"] = (
-        time.perf_counter() - start
-    )
+    phase_seconds[f"format (black; {code.count(chr(10)):,} lines)"] = time.perf_counter() - start
     start = time.perf_counter()
     check_module(code, module, mcp.ALLOWED_IMPORTS)
     phase_seconds["gate (libcst)"] = time.perf_counter() - start

@@ -49,7 +49,9 @@ def main() -> None:
         medians = interleaved_medians({name: add(patch) for name, patch in VARIANTS.items()}, repeat=RUNS)
     simplest = medians["without it"]
     for name, seconds in medians.items():
-        row(f"`vendorgen add`, {name} (median of {RUNS})", ms(seconds), anchor=f"{times(seconds / simplest)} without it")
+        row(
+            f"`vendorgen add`, {name} (median of {RUNS})", ms(seconds), anchor=f"{times(seconds / simplest)} without it"
+        )
 
 
 if __name__ == "__main__":

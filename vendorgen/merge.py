@@ -15,14 +15,25 @@ git would merge; it never merges silently where both sides changed the same line
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 
 from merge3 import Merge3
 
 MARKER_SIZE = 7  # as git writes them
-# difflib's "junk" heuristic would drop lines frequent in a long file (blank lines, `)`) from matching.
-_MATCHER = partial(difflib.SequenceMatcher, autojunk=False)
+
+
+class _Matcher(difflib.SequenceMatcher[str]):
+    """difflib with its "junk" heuristic off by default: it drops lines frequent in a long file (blank lines, `)`) from matching."""
+
+    def __init__(
+        self,
+        isjunk: Callable[[str], bool] | None = None,
+        a: Sequence[str] = (),
+        b: Sequence[str] = (),
+        autojunk: bool = False,
+    ) -> None:
+        super().__init__(isjunk, a, b, autojunk=autojunk)
 
 
 @dataclass(frozen=True)
@@ -43,7 +54,8 @@ def merge3(base: str, ours: str, theirs: str, labels: tuple[str, str, str] = ("o
 
     `labels` name ours, base and theirs after the `<<<<<<<`, `|||||||` and `>>>>>>>` markers.
     """
-    merger = Merge3(split_lines(base), split_lines(ours), split_lines(theirs), sequence_matcher=_MATCHER)
+    # merge3 types the matcher's blocks as list[tuple], difflib returns list[Match] (a NamedTuple): the same at run time.
+    merger = Merge3(split_lines(base), split_lines(ours), split_lines(theirs), sequence_matcher=_Matcher)  # type: ignore[arg-type]
     output: list[str] = []
     conflicts = 0
     for group in merger.merge_groups():

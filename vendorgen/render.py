@@ -11,6 +11,7 @@ from vendorgen import __version__, builtin_templates_dir, templates_version
 from vendorgen.literals import comment_text, docstring_body, python_literal
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec
 
+
 @lru_cache(maxsize=8)
 def environment(user_templates: Path | None = None) -> jinja2.Environment:
     """One environment per templates directory; user files override built-ins file by file."""
