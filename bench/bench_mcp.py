@@ -6,7 +6,7 @@ streamable-http on loopback; takes about a minute and a half)
 1. `vendorgen add` of a 200-tool server, whole process, against `black --fast` formatting
    the same rendered file, whole process (and, for scale, `add` from the server already
    running behind streamable-http, and black on the file as written); then the same work
-   in-process, phase by phase, and the format phase as one piece against two at once.
+   in-process, phase by phase.
 2. Median latency of one tool call: the vendored tool, the same tool through smolagents'
    `ToolCollection.from_mcp` (mcpadapt), a raw persistent `mcp.ClientSession`, and a new
    session per call.
@@ -88,7 +88,6 @@ def vendoring(project: Path, http_url: str) -> None:
         ms(offline),
         anchor=f"{times(offline / anchor)} `black --fast`",
     )
-    formatting(rendered)
 
 
 def whole_process(rendered: str, written: str, http_url: str) -> float:
@@ -152,9 +151,7 @@ def phases(project: Path) -> tuple[str, str, dict[str, float]]:
     phase_seconds["render (Jinja2)"] = time.perf_counter() - start
     start = time.perf_counter()
     code = format_source(rendered, 99)
-    phase_seconds[f"format (black; one piece per CPU at once; {code.count(chr(10)):,} lines)"] = (
-        time.perf_counter() - start
-    )
+    phase_seconds[f"format (black; {code.count(chr(10)):,} lines)"] = time.perf_counter() - start
     start = time.perf_counter()
     check_module(code, module, mcp.ALLOWED_IMPORTS)
     phase_seconds["gate (libcst)"] = time.perf_counter() - start
@@ -164,18 +161,6 @@ def phases(project: Path) -> tuple[str, str, dict[str, float]]:
         workspace.commit({f"tools/{module.name}.py": code, f"{SCHEMAS_DIR}/many.json": snapshot_text(snapshot)}, [])
     phase_seconds["write (files, snapshot, lock)"] = time.perf_counter() - start
     return rendered, code, phase_seconds
-
-
-def formatting(rendered: str) -> None:
-    """The format phase as a whole file in this process against two pieces at once, one in a forked process."""
-    from vendorgen import formatter
-
-    whole = median_seconds(lambda: formatter.format_piece(rendered, 99), repeat=3)
-    pieces = formatter.split_source(rendered, 2)
-    parallel = median_seconds(lambda: formatter.join_pieces(formatter.format_in_parallel(pieces, 99)), repeat=3)
-    row("format the whole file in this process (median of 3)", ms(whole))
-    row(f"format it in {len(pieces)} pieces at once, one in a forked process (median of 3)", ms(parallel),
-        anchor=f"{times(parallel / whole)} the whole file")  # fmt: skip
 
 
 def latency(project: Path, http_url: str) -> None:

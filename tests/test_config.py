@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Project
-from vendorgen import TEMPLATES_VERSION
+from vendorgen import templates_version
 from vendorgen.config import Config, Excluded, init_table, load_config
 from vendorgen.errors import SchemaError, UsageError
 from vendorgen.sources import space
@@ -32,7 +32,7 @@ def test_defaults_without_a_table(tmp_path: Path) -> None:
     config = load(tmp_path, "")
     assert (config.output_dir, config.line_length, config.templates_dir) == ("tools", 99, None)
     assert config.apply(module()) == module()
-    assert config.fingerprint("space", SOURCE, ["keyword"]) == TEMPLATES_VERSION
+    assert config.fingerprint("space", SOURCE, ["keyword"]) == templates_version()
 
 
 def test_a_full_table_is_read(tmp_path: Path) -> None:
@@ -150,16 +150,16 @@ def test_fingerprint_parts_concern_only_what_applies(tmp_path: Path) -> None:
     config = load(
         tmp_path, '[tool.vendorgen]\ntemplates = "tpl"\n\n[tool.vendorgen.overrides.keyword]\nname = "trip"\n'
     )
-    assert config.fingerprint("space", SOURCE, ["convert"]) == TEMPLATES_VERSION  # mcp.py.j2, keyword: not its own
-    assert config.fingerprint("mcp", SOURCE, ["convert"]).startswith(f"{TEMPLATES_VERSION} custom:")
+    assert config.fingerprint("space", SOURCE, ["convert"]) == templates_version()  # mcp.py.j2, keyword: not its own
+    assert config.fingerprint("mcp", SOURCE, ["convert"]).startswith(f"{templates_version()} custom:")
     renamed = config.fingerprint("space", SOURCE, ["trip"])  # the override, found by its new name
-    assert renamed.startswith(f"{TEMPLATES_VERSION} config:") and renamed == config.fingerprint(
+    assert renamed.startswith(f"{templates_version()} config:") and renamed == config.fingerprint(
         "space", SOURCE, ["keyword"]
     )
 
     (tmp_path / "tpl" / "_macros.py.j2").write_text("shared\n")
     shared = load_config(tmp_path).fingerprint("space", SOURCE, ["convert"])
-    assert shared.startswith(f"{TEMPLATES_VERSION} custom:")
+    assert shared.startswith(f"{templates_version()} custom:")
     (tmp_path / "tpl" / "_macros.py.j2").write_text("shared, edited\n")
     assert load_config(tmp_path).fingerprint("space", SOURCE, ["convert"]) != shared
 

@@ -303,10 +303,6 @@ def test_the_demo_handles_every_input_type(fakehub: FakeHub, tmp_path: Path) -> 
                 )
 
 
-MCP_SOURCE = REPO / "vendorgen" / "sources" / "mcp.py"
-
-
-@pytest.mark.skipif(not MCP_SOURCE.exists(), reason="the MCP source (vendorgen/sources/mcp.py) is not there yet")
 def test_mcp_tool_round_trips(fakehub: FakeHub, tmp_path: Path) -> None:
     """One tool of a several-tool MCP module becomes a one-tool tool.py that from_hub loads and calls."""
     port = free_port()

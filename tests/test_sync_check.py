@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, Project
-from vendorgen import TEMPLATES_VERSION, __version__
-from vendorgen.render import builtin_templates_dir
+from vendorgen import __version__
+from vendorgen import builtin_templates_dir, templates_version
 
 HEADER_LINE = "# Update: vendorgen update {{ module.name }}"
 
@@ -152,7 +152,7 @@ def test_a_custom_template_changes_the_output_and_check_knows(copy: Project) -> 
     output = check_fails_then_update_fixes(copy, "custom templates now override the built-in ones")
     assert "-# Update: vendorgen update convert\n+# Reviewed by ACME before use.\n" in output
     assert "# Reviewed by ACME before use.\n" in (copy.root / "tools/convert.py").read_text()
-    assert lock(copy)["convert"]["templates"].startswith(f"{TEMPLATES_VERSION} custom:")
+    assert lock(copy)["convert"]["templates"].startswith(f"{templates_version()} custom:")
 
     # Another kind's template does not concern space modules.
     (templates / "mcp.py.j2").write_text("{# not used by space modules #}\n")
@@ -162,7 +162,7 @@ def test_a_custom_template_changes_the_output_and_check_knows(copy: Project) -> 
     check_fails_then_update_fixes(copy, "custom templates changed")
     configure(copy, "")
     check_fails_then_update_fixes(copy, "custom templates no longer apply")
-    assert lock(copy)["convert"]["templates"] == TEMPLATES_VERSION
+    assert lock(copy)["convert"]["templates"] == templates_version()
 
 
 def test_a_line_length_change_is_drift(copy: Project) -> None:
@@ -184,7 +184,7 @@ params = { from_unit = "source_unit", to_unit = "target_unit" }
         copy, "convert (tools/convert.py): outdated", "[tool.vendorgen] settings for it changed"
     )
     assert lock(copy)["convert"]["tools"] == ["convert_length"]
-    assert lock(copy)["describe"]["templates"] == TEMPLATES_VERSION  # the override concerns convert only
+    assert lock(copy)["describe"]["templates"] == templates_version()  # the override concerns convert only
     code = (copy.root / "tools/convert.py").read_text()
     assert "class LengthTool(SpaceTool):" in code and 'name = "convert_length"' in code
     assert "Renamed arguments: source_unit is sent as from_unit, target_unit is sent as to_unit." in code

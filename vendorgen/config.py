@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from vendorgen import TEMPLATES_VERSION, __version__, naming
+from vendorgen import __version__, naming, templates_version
 from vendorgen.errors import UsageError
 from vendorgen.formatter import DEFAULT_LINE_LENGTH
 from vendorgen.model import InputSpec, ModuleSpec, ToolSpec
@@ -76,7 +76,6 @@ class SourceFilter:
 class Config:
     output_dir: str = DEFAULT_OUTPUT_DIR
     line_length: int = DEFAULT_LINE_LENGTH
-    templates: str | None = None  # as written in pyproject.toml
     templates_dir: Path | None = None  # resolved, checked to exist inside the project
     overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
     sources: Mapping[str, SourceFilter] = field(default_factory=dict)
@@ -129,7 +128,7 @@ class Config:
         files for this kind and `config:<hash>` of the settings that concern this
         module (`tools`: its final tool names), each only when there are any.
         """
-        parts = [TEMPLATES_VERSION]
+        parts = [templates_version()]
         if self.templates_dir is not None:
             if kind not in self._template_hashes:
                 self._template_hashes[kind] = _hash_templates(self.templates_dir, kind)
@@ -218,7 +217,6 @@ def load_config(root: Path) -> Config:
     return Config(
         output_dir=output_dir,
         line_length=line_length,
-        templates=table.get("templates"),
         templates_dir=_templates_dir(root, table.get("templates")),
         overrides={name: _override(name, value) for name, value in table.get("overrides", {}).items()},
         sources={uri: _source_filter(uri, value) for uri, value in table.get("sources", {}).items()},

@@ -1,25 +1,39 @@
 """Line-based three-way merge and unified diffs: how local edits survive a regeneration.
 
-The merge is diff3's (Khanna, Kunal and Pierce, "A Formal Investigation of
-Diff3", 2007): match the base against each side, walk the base lines that both
-sides kept ("stable" lines), and settle each stretch between two of them: take
-the side that changed it, or either when both made the same change, or write a
-conflict when they differ.
+The merge is the `merge3` library's (Bazaar's diff3, on difflib): match the base
+against each side, and settle each stretch between lines both kept: take the side
+that changed it, or either when both made the same change, or write a conflict
+when they differ. vendorgen only writes the conflict blocks, git's way (with the
+base), and counts them.
 
-Pure Python on difflib rather than `git merge-file`: no git binary at run time,
-and the same bytes on every platform and git version. difflib aligns by longest
-matching blocks rather than git's minimal edit script, so an ambiguous stretch
-can conflict where git would merge; it never merges silently where both sides
-changed the same lines.
+Pure Python rather than `git merge-file`: no git binary at run time, and the same
+bytes on every platform and git version. difflib aligns by longest matching blocks
+rather than git's minimal edit script, so an ambiguous stretch can conflict where
+git would merge; it never merges silently where both sides changed the same lines.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from merge3 import Merge3
+
 MARKER_SIZE = 7  # as git writes them
+
+
+class _Matcher(difflib.SequenceMatcher[str]):
+    """difflib with its "junk" heuristic off by default: it drops lines frequent in a long file (blank lines, `)`) from matching."""
+
+    def __init__(
+        self,
+        isjunk: Callable[[str], bool] | None = None,
+        a: Sequence[str] = (),
+        b: Sequence[str] = (),
+        autojunk: bool = False,
+    ) -> None:
+        super().__init__(isjunk, a, b, autojunk=autojunk)
 
 
 @dataclass(frozen=True)
@@ -40,41 +54,18 @@ def merge3(base: str, ours: str, theirs: str, labels: tuple[str, str, str] = ("o
 
     `labels` name ours, base and theirs after the `<<<<<<<`, `|||||||` and `>>>>>>>` markers.
     """
-    base_lines, our_lines, their_lines = split_lines(base), split_lines(ours), split_lines(theirs)
+    # merge3 types the matcher's blocks as list[tuple], difflib returns list[Match] (a NamedTuple): the same at run time.
+    merger = Merge3(split_lines(base), split_lines(ours), split_lines(theirs), sequence_matcher=_Matcher)  # type: ignore[arg-type]
     output: list[str] = []
     conflicts = 0
-    b = o = t = 0
-    # Each stable line closes the stretch before it; the ends of the three texts close the last one.
-    ends = (*_stable_lines(base_lines, our_lines, their_lines), (len(base_lines), len(our_lines), len(their_lines)))
-    for next_b, next_o, next_t in ends:
-        chunk_base, chunk_ours, chunk_theirs = base_lines[b:next_b], our_lines[o:next_o], their_lines[t:next_t]
-        if chunk_ours == chunk_base or chunk_ours == chunk_theirs:
-            output += chunk_theirs
-        elif chunk_theirs == chunk_base:
-            output += chunk_ours
-        else:
+    for group in merger.merge_groups():
+        if group[0] == "conflict":
+            _, chunk_base, chunk_ours, chunk_theirs = group
             conflicts += 1
-            output += _conflict(chunk_ours, chunk_base, chunk_theirs, labels)
-        if next_b < len(base_lines):
-            output.append(base_lines[next_b])
-        b, o, t = next_b + 1, next_o + 1, next_t + 1
+            output += _conflict(list(chunk_ours), list(chunk_base), list(chunk_theirs), labels)
+        else:
+            output += group[1]
     return Merged("".join(output), conflicts)
-
-
-def _stable_lines(base: list[str], ours: list[str], theirs: list[str]) -> Iterator[tuple[int, int, int]]:
-    """(base, ours, theirs) indexes of the base lines both sides kept, in order."""
-    in_ours = _matched(base, ours)
-    in_theirs = _matched(base, theirs)
-    for index in sorted(in_ours.keys() & in_theirs.keys()):
-        yield index, in_ours[index], in_theirs[index]
-
-
-def _matched(base: list[str], other: list[str]) -> dict[int, int]:
-    """base index -> other index for every line difflib matches (monotonic in both)."""
-    matcher = difflib.SequenceMatcher(None, base, other, autojunk=False)
-    return {
-        block.a + offset: block.b + offset for block in matcher.get_matching_blocks() for offset in range(block.size)
-    }
 
 
 def _conflict(ours: list[str], base: list[str], theirs: list[str], labels: tuple[str, str, str]) -> list[str]:

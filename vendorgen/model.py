@@ -95,7 +95,6 @@ class OutputSpec:
     type: str  # smolagents type
     annotation: str
     description: str = ""
-    label: str = ""
     component: str = ""  # the Gradio component, when there is one
 
 

@@ -7,17 +7,9 @@ from pathlib import Path
 
 import jinja2
 
-from vendorgen import TEMPLATES_VERSION, __version__
+from vendorgen import __version__, builtin_templates_dir, templates_version
 from vendorgen.literals import comment_text, docstring_body, python_literal
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec
-
-_PACKAGE_DIR = Path(__file__).resolve().parent
-
-
-def builtin_templates_dir() -> Path:
-    """`templates/` ships inside the wheel as vendorgen/templates; a checkout has it at the top."""
-    installed = _PACKAGE_DIR / "templates"
-    return installed if installed.is_dir() else _PACKAGE_DIR.parent / "templates"
 
 
 @lru_cache(maxsize=8)
@@ -41,7 +33,7 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
     env.globals["NO_DEFAULT"] = NO_DEFAULT
     env.globals["annotations"] = ANNOTATIONS
     env.globals["vendorgen_version"] = __version__
-    env.globals["templates_version"] = TEMPLATES_VERSION
+    env.globals["templates_version"] = templates_version()
     return env
 
 

@@ -268,14 +268,14 @@ def _output(value: Any, index: int, alone: bool) -> OutputSpec:
     name = naming.module_name(label) if label else f"output_{index}"
     # A single image or audio output is wrapped for the agent; inside a tuple it stays a path.
     if component == "Image" and alone:
-        return OutputSpec(name, "image", "AgentImage", label=label, component=component)
+        return OutputSpec(name, "image", "AgentImage", component=component)
     if component == "Audio" and alone:
-        return OutputSpec(name, "audio", "AgentAudio | str", label=label, component=component)
+        return OutputSpec(name, "audio", "AgentAudio | str", component=component)
     if component in ("Image", "Audio") or _is_file(type_schema):
-        return OutputSpec(name, "string", "str", "a local file path", label, component)
+        return OutputSpec(name, "string", "str", "a local file path", component)
     mapped = schema.map_type(type_schema)
     kind = mapped.type if isinstance(mapped.type, str) else "any"
-    return OutputSpec(name, kind, mapped.annotation, label=label, component=component)
+    return OutputSpec(name, kind, mapped.annotation, component=component)
 
 
 def _is_file(type_schema: Any) -> bool:
