@@ -18,7 +18,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
-EXCERPT = re.compile(r"^From `(?P<path>generated_example/[^`]+)`.*\n+```python\n(?P<body>.*?)^```$", re.M | re.S)
+EXCERPT = re.compile(r"^From `(?P<path>generated_example/[^`]+)`[^\n]*\n+```python\n(?P<body>.*?)^```$", re.M | re.S)
 ELLIPSIS = " ..."
 
 

@@ -142,15 +142,14 @@ def local_state(workspace: Workspace, entry: LockEntry, regenerate: bool = False
     return LocalState(entry, on_disk, base, edited, tuple(drift))
 
 
-_SNAPSHOT_HASH = re.compile(r"schema sha256 ([0-9a-f]{12,64})\b")
+_SNAPSHOT_HASH = re.compile(r"schema sha256 ([0-9a-f]{64})\b")
 
 
 def _names_snapshot(code: str, snapshot: dict[str, Any]) -> bool:
-    """Whether the header of `code` names the hash of `snapshot` (the templates write its first 12 digits)."""
+    """Whether the header of `code` names the whole hash of `snapshot` (a prefix could be forged)."""
     header = itertools.takewhile(lambda line: line.startswith("#"), code.splitlines())
     named = {match.group(1) for line in header for match in _SNAPSHOT_HASH.finditer(line)}
-    actual = sha256_text(canonical_json(snapshot))
-    return any(actual.startswith(prefix) for prefix in named)
+    return sha256_text(canonical_json(snapshot)) in named
 
 
 def lock_drift(workspace: Workspace, entry: LockEntry, snapshot: dict[str, Any]) -> list[str]:

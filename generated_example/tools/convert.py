@@ -1,7 +1,7 @@
 # Vendored by vendorgen 0.1.0: review it as code you run.
 # Provenance (as the source gave it, escaped):
 # from space:http://127.0.0.1:7860/
-# endpoint /convert (schema sha256 c469d9ce17d0).
+# endpoint /convert (schema sha256 c469d9ce17d09f2e02a4c18aac7373de5bdb8ed5bd15594e805d9d1b18ce1790).
 # Update: vendorgen update convert
 from __future__ import annotations
 

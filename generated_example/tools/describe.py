@@ -1,7 +1,7 @@
 # Vendored by vendorgen 0.1.0: review it as code you run.
 # Provenance (as the source gave it, escaped):
 # from space:http://127.0.0.1:7860/
-# endpoint /describe (schema sha256 93fa2e1d3dde).
+# endpoint /describe (schema sha256 93fa2e1d3dde00fa6face5f0750bd6cc8d6856c2e2d586fdee8cecf89f4e7502).
 # Update: vendorgen update describe
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 # Vendored by vendorgen 0.1.0: review it as code you run.
 # Provenance (as the source gave it, escaped):
 # from space:http://127.0.0.1:7860/
-# endpoint /file_info (schema sha256 62a9c79e6d61).
+# endpoint /file_info (schema sha256 62a9c79e6d61df17b56800ed5d9832f70b9ac6a9417f3e801295e73bb7db4100).
 # Update: vendorgen update file_info
 from __future__ import annotations
 

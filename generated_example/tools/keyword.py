@@ -1,7 +1,7 @@
 # Vendored by vendorgen 0.1.0: review it as code you run.
 # Provenance (as the source gave it, escaped):
 # from space:http://127.0.0.1:7860/
-# endpoint /keyword (schema sha256 2b8c273197dc).
+# endpoint /keyword (schema sha256 2b8c273197dcb415dd0d5ca97d7d50d9a458f7153816116d18c8c8614696adf0).
 # Update: vendorgen update keyword
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 # Vendored by vendorgen 0.1.0: review it as code you run.
 # Provenance (as the source gave it, escaped):
 # from langchain:examples.langchain_tools:toolkit
-# endpoints count_words, paint_needed at revision sha256:5557f5c2f102 (schema sha256 47458d69f8db).
+# endpoints count_words, paint_needed at revision sha256:5557f5c2f102 (schema sha256 47458d69f8dbca39ec6e61eead1fcfd544f0014e3fab7325c00c443e0ffc5446).
 # Update: vendorgen update langchain_tools
 #
 # LangChain tools from your own code, as smolagents tools. Each forward imports the LangChain

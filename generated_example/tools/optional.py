@@ -1,7 +1,7 @@
 # Vendored by vendorgen 0.1.0: review it as code you run.
 # Provenance (as the source gave it, escaped):
 # from space:http://127.0.0.1:7860/
-# endpoint /optional (schema sha256 9c9e724a576e).
+# endpoint /optional (schema sha256 9c9e724a576e1a9435d0007fec7708c66eb1eb05adfd66a41e92dfcd60c763ac).
 # Update: vendorgen update optional
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 # Vendored by vendorgen 0.1.0: review it as code you run.
 # Provenance (as the source gave it, escaped):
 # from mcp:http://127.0.0.1:7861/mcp
-# endpoints convert_temperature, word_stats, slugify-title at revision text-tools 1.30.0 (schema sha256 cb22cfbc93b7).
+# endpoints convert_temperature, word_stats, slugify-title at revision text-tools 1.30.0 (schema sha256 cb22cfbc93b726801edfafa5426cabf581ea09a40de799ba8d075478e1c93c64).
 # Update: vendorgen update text_tools
 #
 # The tools of one MCP server (streamable-http). They share one session per process (see

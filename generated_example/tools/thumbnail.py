@@ -1,7 +1,7 @@
 # Vendored by vendorgen 0.1.0: review it as code you run.
 # Provenance (as the source gave it, escaped):
 # from space:http://127.0.0.1:7860/
-# endpoint /thumbnail (schema sha256 72a9db2d473b).
+# endpoint /thumbnail (schema sha256 72a9db2d473b6b8f0efbb7d3c14906a86d12845b7509428ca3b5d4c6608c40b9).
 # Update: vendorgen update thumbnail
 from __future__ import annotations
 
