@@ -15,6 +15,13 @@ class UsageError(VendorgenError):
     exit_code = 2
 
 
+class NotOffered(UsageError):
+    """The source answered, and what the command names is not among what it offers (a tool, an endpoint).
+
+    Re-inspection reads it as a module gone upstream; every other usage error stays what it is.
+    """
+
+
 class SourceUnreachable(VendorgenError):
     """The source could not be reached or did not answer as expected (exit 2)."""
 

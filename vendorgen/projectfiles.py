@@ -3,10 +3,11 @@
 `vendorgen.lock` and `.vendorgen/` are committed, so a pull request can change
 them without anyone reading the change. They are never trusted to name a path:
 every file vendorgen writes, replaces or deletes is one of its own state files
-(the lock, the journal) or one that `module_files` derives from a module's name,
+(the lock, the journal), one that `module_files` derives from a module's name,
 `<dir>/<name>.py` and `.vendorgen/schemas/<name>.json`, where the name is a
 bounded Python identifier and `<dir>` lies inside the project, outside hidden
-directories (`.git`, `.venv`, `.vendorgen`) and installed packages.
+directories (`.git`, `.venv`, `.vendorgen`) and installed packages, or one of the
+fixed PACKAGE_FILES beside such a module (`package_file`).
 
 `Project.reach` walks such a path from the root one component at a time with
 lstat: a symbolic link anywhere on the way is refused, never followed, so a
@@ -31,6 +32,10 @@ JOURNAL_NAME = f"{STATE_DIR}/journal.json"
 VENDORED_HEADER = "# Vendored by vendorgen"
 # The module the generated modules of one directory share (vendorgen/runtime.py writes it).
 RUNTIME_FILE = "_vendored_runtime.py"
+# The MCP server of the tools of one directory (vendorgen/serve.py writes it).
+SERVER_FILE = "_vendored_server.py"
+# The files of an output package that are not modules of their own: the lock's `[[runtime]]` entries.
+PACKAGE_FILES = (RUNTIME_FILE, SERVER_FILE)
 # A module name is a file name: bounded so that `.<name>.py.vendorgen-new` stays far below the
 # 255 bytes file systems allow for one name.
 MAX_NAME_LENGTH = 100
@@ -67,12 +72,12 @@ def module_files(name: str, path: str, schema: str) -> tuple[str, str]:
     return "/".join(parts), schema
 
 
-def runtime_file(path: str, module_paths: list[str]) -> str:
-    """The runtime module's path, refused unless it is `_vendored_runtime.py` beside a vendored module
+def package_file(path: str, module_paths: list[str]) -> str:
+    """A package file's path, refused unless it is one of PACKAGE_FILES beside a vendored module
     (whose directory `module_files` has already checked)."""
     parts = relative_parts(path)
-    if parts[-1] != RUNTIME_FILE or not any(relative_parts(module)[:-1] == parts[:-1] for module in module_paths):
-        raise UsageError(f"runtime path {path!r} is not {RUNTIME_FILE} beside a vendored module")
+    if parts[-1] not in PACKAGE_FILES or not any(relative_parts(module)[:-1] == parts[:-1] for module in module_paths):
+        raise UsageError(f"package file {path!r} is not {' or '.join(PACKAGE_FILES)} beside a vendored module")
     return path
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
 
-from vendorgen.projectfiles import RUNTIME_FILE
+from vendorgen.projectfiles import RUNTIME_FILE, SERVER_FILE
 
 FILE_NAME = RUNTIME_FILE
 MODULE = FILE_NAME.removesuffix(".py")
@@ -28,7 +28,7 @@ KNOWN_SHA256 = "b940195b2fcc5aadc98e49b3e57223fba888476725fea5933c2f30450a3db671
 
 @dataclass(frozen=True)
 class RuntimeEntry:
-    """One copy of the runtime as the lock records it."""
+    """One package file as the lock's `[[runtime]]` records it: a copy of the runtime, or a server (vendorgen.serve)."""
 
     path: str  # relative to the root
     sha256: str
@@ -63,9 +63,14 @@ def needs_runtime(allowed_imports: Iterable[str]) -> bool:
     return any(is_runtime_import(name) for name in allowed_imports)
 
 
-def path_beside(module_path: str) -> str:
-    """Where the runtime of the module at `module_path` (root-relative) lives."""
-    return str(PurePosixPath(module_path).with_name(FILE_NAME))
+def path_beside(module_path: str, file_name: str = FILE_NAME) -> str:
+    """Where the runtime (or another package file) of the module at `module_path` (root-relative) lives."""
+    return str(PurePosixPath(module_path).with_name(file_name))
+
+
+def is_server(path: str) -> bool:
+    """The package file at `path` is a server module (vendorgen.serve), not a runtime."""
+    return PurePosixPath(path).name == SERVER_FILE
 
 
 def inline(module_code: str) -> str:

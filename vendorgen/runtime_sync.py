@@ -1,4 +1,4 @@
-"""The runtime modules the lock owns: which are needed, and what add, check, update and remove do to them.
+"""The package files the lock owns: which runtimes are needed, and what add, check, update and remove do to them.
 
 Each output directory holding a module whose source imports the runtime gets one copy of
 `_vendored_runtime.py` (vendorgen.runtime). Like a vendored module, a copy is compared by
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from vendorgen import runtime, sources
 from vendorgen.config import GENERATOR
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.projectfiles import SERVER_FILE
 from vendorgen.runtime import RuntimeEntry
 from vendorgen.workspace import LockEntry, Workspace, sha256_text
 
@@ -52,7 +53,8 @@ def plan(
 
     A copy vendorgen wrote is replaced by this vendorgen's; an edited one is kept (`add`,
     `remove`) or merged three ways (`update`, `merge`). A copy no module needs any more is
-    deleted, unless edited (then only with `force`).
+    deleted, unless edited (then only with `force`); so is a server module (vendorgen.serve)
+    with no module left beside it, while one with modules is kept as `vendorgen serve` wrote it.
     """
     from vendorgen.gate import check_runtime  # libcst: only when something is written
 
@@ -75,8 +77,12 @@ def plan(
             changes.entries.append(current_entry(path))
         else:  # edited, and either this vendorgen wrote it or this is not an update: left as it is
             changes.entries.append(entry)
+    served = {runtime.path_beside(entry.path, SERVER_FILE) for entry in entries}
     for path, entry in locked.items():
         if path in needed:
+            continue
+        if runtime.is_server(path) and path in served:
+            changes.entries.append(entry)  # `vendorgen serve` keeps it in step with the lock
             continue
         on_disk = _read(workspace, path)
         if on_disk is not None and sha256_text(on_disk) != entry.sha256 and not force:

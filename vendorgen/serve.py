@@ -5,7 +5,8 @@ project for a vendorgen version (the logic, copied verbatim from the file that s
 vendorgen) followed by what this project serves: an import of each locked module, its tool
 classes (read from the files the lock checks) and, for MCP tools, the pinned hashes of the
 upstream definitions in the committed snapshots. Only identifiers and hex digests are
-written there, never remote text. It is rewritten whenever the lock says otherwise.
+written there, never remote text. It is rewritten whenever the lock says otherwise, and the
+lock owns it like the runtime beside it: a `[[runtime]]` entry (vendorgen.runtime_sync).
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from vendorgen import runtime
+from vendorgen.config import GENERATOR
 from vendorgen.errors import UsageError
-from vendorgen.workspace import LockEntry, Workspace
+from vendorgen.projectfiles import SERVER_FILE
+from vendorgen.runtime import RuntimeEntry
+from vendorgen.workspace import LOCK_NAME, LockEntry, Workspace, sha256_text
 
-MODULE = "_vendored_server"
-FILE_NAME = f"{MODULE}.py"
+FILE_NAME = SERVER_FILE
+MODULE = FILE_NAME.removesuffix(".py")
 _SHIPPED = Path(__file__).resolve().parent / FILE_NAME
 _HEADER = """\
 # The MCP server of the tools vendorgen vendored into this directory: python -m {package}.{module}
@@ -30,6 +34,7 @@ _HEADER = """\
 # Up to the line "# -- What this project serves", the same bytes in every project vendored with that version.
 """
 _TAIL_MARK = "# -- What this project serves"
+_HEADER_START = _HEADER.split(":", 1)[0]  # how a server module vendorgen wrote begins
 
 
 @dataclass(frozen=True)
@@ -91,10 +96,12 @@ def server_module(workspace: Workspace, entries: list[LockEntry]) -> ServerModul
 
 def _tool_classes(workspace: Workspace, entry: LockEntry) -> list[tuple[str, str, str]]:
     """(class, vendored name, MCP name or "") of each locked tool, read from the module as it is on disk."""
-    path = workspace.inside(Path(entry.path), "vendored module")
+    text = workspace.read_file(entry.path)
+    if text is None:
+        raise UsageError(f"{entry.path} is missing: `vendorgen update` restores it")
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError) as exc:
+        tree = ast.parse(text)
+    except SyntaxError as exc:
         raise UsageError(f"{entry.path} cannot be read ({exc}): `vendorgen check` says what is wrong") from None
     found = []
     for node in tree.body:
@@ -123,33 +130,49 @@ def _string_attributes(node: ast.ClassDef) -> dict[str, str]:
 
 
 def write(workspace: Workspace, module: ServerModule) -> bool:
-    """Write the server module if it differs; True when it changed. Never half-written (a rename)."""
-    path = workspace.inside(Path(module.path), "server module")
-    if path.is_file() and path.read_text(encoding="utf-8") == module.text:
-        return False
-    if not (path.parent / runtime.FILE_NAME).is_file():
-        raise UsageError(f"{path.parent.as_posix()} has no {runtime.FILE_NAME}: `vendorgen update` writes it")
-    staged = path.with_name(f".{FILE_NAME}.tmp")
-    staged.write_text(module.text, encoding="utf-8")
-    os.replace(staged, path)
+    """Write the server module if it or its lock entry differs; True when it changed.
+
+    The lock owns it like the runtime beside it (a `[[runtime]]` entry): written through
+    `Workspace.commit`, so never half-written, never through a link, and deleted by `remove`
+    with the last module beside it.
+    """
+    written = RuntimeEntry(module.path, sha256_text(module.text), GENERATOR)
+    with workspace.mutex():
+        files = workspace.read_runtimes()
+        on_disk = workspace.read_file(module.path)
+        if on_disk == module.text and written in files:
+            return False
+        if not workspace.project.exists(runtime.path_beside(module.path)):
+            raise UsageError(f"{module.path} needs {runtime.path_beside(module.path)}: `vendorgen update` writes it")
+        owned = any(entry.path == module.path for entry in files)
+        if on_disk is not None and not owned and not on_disk.startswith(_HEADER_START):
+            raise UsageError(f"{module.path} exists and was not written by vendorgen; move it")
+        others = [entry for entry in files if entry.path != module.path]
+        workspace.commit({module.path: module.text}, workspace.read_lock(), runtimes=[*others, written])
     return True
 
 
 def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
-    """What `check` says about a server module on disk that the lock does not call for."""
+    """What `check` says about the server module: missing, out of step with the lock, or not its hash."""
+    locked = {entry.path: entry for entry in workspace.read_runtimes() if runtime.is_server(entry.path)}
     if not entries:
-        left = workspace.root / workspace.config.output_dir / FILE_NAME
-        return [f"{workspace.relative(left)}: nothing vendored is left to serve; delete it"] if left.is_file() else []
-    directories = {PurePosixPath(entry.path).parent.as_posix() for entry in entries}
-    if not any((workspace.root / directory / FILE_NAME).is_file() for directory in directories):
+        left = workspace.relative(workspace.root / workspace.config.output_dir / FILE_NAME)
+        return [f"{left}: nothing vendored is left to serve; delete it"] if workspace.project.exists(left) else []
+    paths = {runtime.path_beside(entry.path, FILE_NAME) for entry in entries}
+    if not locked and not any(workspace.project.exists(path) for path in paths):
         return []  # never served here: nothing to read
     try:
         module = server_module(workspace, entries)
     except UsageError:
         return []
-    path = workspace.root / module.path
-    if path.is_file() and path.read_text(encoding="utf-8") != module.text:
+    on_disk = workspace.read_file(module.path)
+    entry = locked.get(module.path)
+    if on_disk is None:
+        return [f"{module.path} is missing: `vendorgen serve` writes it"]
+    if on_disk != module.text:
         return [f"{module.path} does not serve what the lock holds: `vendorgen serve` rewrites it"]
+    if entry is None or entry.sha256 != sha256_text(on_disk):
+        return [f"{module.path} is not the file {LOCK_NAME} records: `vendorgen serve` rewrites it"]
     return []
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vendorgen.config import GENERATOR, Excluded
-from vendorgen.errors import SourceUnreachable, UsageError, VendorgenError
+from vendorgen.errors import NotOffered, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.merge import has_conflict_markers, merge3, unified_diff
 from vendorgen.projectfiles import VENDORED_HEADER
 from vendorgen.workspace import LOCK_NAME, LockEntry, Workspace, canonical_json, sha256_text
@@ -331,7 +331,7 @@ class Reinspector:
 
         try:
             return pipeline.inspect(source, options)
-        except UsageError as exc:  # the source answered, but what the options name is not there
+        except NotOffered as exc:  # the source answered, and what the options name is not there
             return Gone(str(exc))
         except SourceUnreachable as exc:
             self.unreachable[source] = exc

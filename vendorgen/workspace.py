@@ -50,7 +50,7 @@ from vendorgen.projectfiles import (
     Project,
     module_files,
     relative_parts,
-    runtime_file,
+    package_file,
 )
 from vendorgen.pysource import python_text
 from vendorgen.runtime import RuntimeEntry
@@ -146,11 +146,11 @@ class LockEntry:
 
 
 def lock_owns(entries: Iterable[LockEntry], runtimes: Iterable[RuntimeEntry] = ()) -> dict[str, str]:
-    """Every file a lock of `entries` and `runtimes` may own, and what owns it (a module's name, or
-    "the runtime"): what any write or delete is checked against."""
+    """Every file a lock of `entries` and `runtimes` (its package files) may own, and what owns it (a
+    module's name, or the package file's own): what any write or delete is checked against."""
     owned: dict[str, str] = {}
     claims = [(relative, f"module {entry.name}") for entry in entries for relative in entry.files]
-    claims += [(runtime.path, "the runtime") for runtime in runtimes]
+    claims += [(runtime.path, f"the package file {PurePosixPath(runtime.path).name}") for runtime in runtimes]
     for relative, owner in claims:
         if relative in owned:
             raise VendorgenError(f"{LOCK_NAME}: {relative} belongs to two owners, {owned[relative]} and {owner}")
@@ -193,12 +193,12 @@ def _parse_lock_text(text: str) -> tuple[list[LockEntry], list[RuntimeEntry]]:
 
 
 def _runtime_from_toml(table: Any, entries: list[LockEntry]) -> RuntimeEntry:
-    """One `[[runtime]]` of the lock: string fields, and a path that is the runtime beside a vendored module."""
+    """One `[[runtime]]` of the lock: string fields, and a path that is a package file beside a vendored module."""
     if not isinstance(table, dict) or not all(isinstance(table.get(key), str) for key in RuntimeEntry.FIELDS):
         raise VendorgenError(f"{LOCK_NAME}: a [[runtime]] entry needs the strings {', '.join(RuntimeEntry.FIELDS)}")
     runtime = RuntimeEntry(**{key: table[key] for key in RuntimeEntry.FIELDS})
     try:
-        runtime_file(runtime.path, [entry.path for entry in entries])
+        package_file(runtime.path, [entry.path for entry in entries])
     except UsageError as exc:
         raise VendorgenError(f"{LOCK_NAME}: {exc}; nothing was changed") from None
     return runtime
@@ -245,7 +245,7 @@ class Workspace:
         return self._parse_lock()
 
     def read_runtimes(self) -> list[RuntimeEntry]:
-        """The runtime modules the lock owns (vendorgen.runtime)."""
+        """The package files the lock owns: runtime modules (vendorgen.runtime), servers (vendorgen.serve)."""
         self._settle()
         return self._parse_runtimes()
 
@@ -317,7 +317,7 @@ class Workspace:
     ) -> None:
         """Write `files` (root-relative path -> text), delete `removed`, then the new lock.
 
-        `runtimes`: the lock's runtime entries after this; None keeps them as they are.
+        `runtimes`: the lock's package files (`[[runtime]]`) after this; None keeps them as they are.
         Call inside `mutex()`. Only what the new lock may own is written and only what the current
         one owns is deleted. All or nothing: see the module docstring.
         """
@@ -325,7 +325,7 @@ class Workspace:
         if runtimes is None:
             runtimes = current_runtimes
         for runtime in runtimes:
-            runtime_file(runtime.path, [entry.path for entry in entries])
+            package_file(runtime.path, [entry.path for entry in entries])
         owned = lock_owns(entries, runtimes)  # checks the new entries' names and files before anything is written
         current_owned = lock_owns(current, current_runtimes)
         for relative in files:

@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from vendorgen import limits, naming, schema
-from vendorgen.errors import SchemaError, UsageError, VendorgenError
+from vendorgen.errors import NotOffered, SchemaError, UsageError, VendorgenError
 from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, replay_options
@@ -91,7 +91,7 @@ def inspect_here(target: str, options: AddOptions) -> list[dict[str, Any]]:
     except AttributeError:
         found = _offered(module, module_name)
         hint = f"; it has {', '.join(found)}" if found else ""
-        raise UsageError(f"{module_name} has no attribute {attr}{hint}") from None
+        raise NotOffered(f"{module_name} has no attribute {attr}{hint}") from None
     except Exception as exc:  # a module-level __getattr__ that fails
         raise VendorgenError(f"reading {module_name}:{attr} failed: {type(exc).__name__}: {_line(exc)}") from None
     shape, tools = tools_of(value, f"{module_name}:{attr}")
@@ -241,7 +241,7 @@ def _select(tools: list[Any], wanted: tuple[str, ...], prefix: str, where: str) 
         by_name.setdefault(tool_name(tool.name, prefix), tool)
     unknown = [name for name in wanted if name not in by_name]
     if unknown:
-        raise UsageError(f"no tool {', '.join(unknown)} in {where}; available: {', '.join(tool.name for tool in tools)}")
+        raise NotOffered(f"no tool {', '.join(unknown)} in {where}; available: {', '.join(tool.name for tool in tools)}")
     chosen: list[Any] = []
     for name in wanted:
         if by_name[name] not in chosen:

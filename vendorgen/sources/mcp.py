@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from vendorgen import limits, naming, schema
 from vendorgen.credentials import refuse_url_credentials
-from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
+from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
 from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, replay_options, seconds_from_env, waiting
@@ -247,7 +247,7 @@ def _select(tools: list[dict[str, Any]], wanted: tuple[str, ...], prefix: str) -
     unknown = [name for name in wanted if name not in by_name]
     if unknown:
         available = ", ".join(_show(tool["name"]) for tool in tools)
-        raise UsageError(f"no tool {', '.join(map(_show, unknown))} on this server; available: {available}")
+        raise NotOffered(f"no tool {', '.join(map(_show, unknown))} on this server; available: {available}")
     for name in wanted:
         if by_name[name] not in chosen:
             chosen.append(by_name[name])

@@ -14,7 +14,7 @@ from typing import Any
 
 from vendorgen import limits, naming, schema
 from vendorgen.credentials import refuse_url_credentials
-from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
+from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.hubclient import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, returns_note
 from vendorgen.sources import AddOptions, waiting
@@ -56,7 +56,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     if options.api_name:
         api_name = options.api_name if options.api_name.startswith("/") else f"/{options.api_name}"
         if api_name not in endpoints:
-            raise UsageError(f"no endpoint {api_name} in {target}; available: {', '.join(endpoints)}")
+            raise NotOffered(f"no endpoint {api_name} in {target}; available: {', '.join(endpoints)}")
         chosen = [api_name]
     elif options.all_endpoints or len(endpoints) == 1:
         chosen = list(endpoints)

@@ -1,0 +1,124 @@
+"""The lock owns `_vendored_server.py` like the runtime beside it, and a hostile lock or link cannot move it.
+
+`vendorgen serve` writes the server module through the project's one writer (journal, staged files
+created exclusively, no link followed) and records it as a `[[runtime]]` package file: `check`
+compares it by hash, `remove` of the last module deletes it. Each test runs the real CLI on a
+project vendored from the example LangChain tools and checks the exit code, the one `error:` line
+and that the file under attack is untouched.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from tests.conftest import Project
+from tests.test_hostile_repo import APP, error_line, outside
+from vendorgen.workspace import LOCK_NAME, sha256_text
+
+SERVER = "tools/_vendored_server.py"
+TOOLKIT = "langchain:examples.langchain_tools:toolkit"
+
+
+def package_files(project: Project) -> dict[str, dict]:
+    return {table["path"]: table for table in tomllib.loads((project.root / LOCK_NAME).read_text()).get("runtime", [])}
+
+
+@pytest.fixture
+def served(project: Project) -> Project:
+    """Two modules of one output package, served once (so the lock owns the server module)."""
+    for name in ("lc", "lc_again"):
+        added = project.run("add", TOOLKIT, "--name", name)
+        assert added.exit_code == 0, added.stderr
+    listed = project.run("serve", "lc", "--list")
+    assert listed.exit_code == 0, listed.stderr
+    (project.root / "src").mkdir()
+    (project.root / "src" / "app.py").write_text(APP)
+    return project
+
+
+def test_serve_writes_the_server_module_as_a_file_the_lock_owns(served: Project) -> None:
+    text = (served.root / SERVER).read_text()
+    assert package_files(served)[SERVER]["sha256"] == sha256_text(text)
+    assert not list((served.root / "tools").glob(".*"))  # nothing staged is left beside it
+    assert served.run("check").exit_code == 0
+
+    served.edit(LOCK_NAME, sha256_text(text), "0" * 64)
+    mismatch = served.run("check")
+    assert mismatch.exit_code == 1 and f"{SERVER} is not the file {LOCK_NAME} records" in mismatch.stdout
+    assert served.run("serve", "lc", "--list").exit_code == 0 and served.run("check").exit_code == 0
+
+    (served.root / SERVER).unlink()
+    missing = served.run("check")
+    assert missing.exit_code == 1 and f"{SERVER} is missing: `vendorgen serve` writes it" in missing.stdout
+
+
+def test_remove_keeps_it_while_a_module_is_left_and_deletes_it_with_the_last(served: Project) -> None:
+    assert served.run("remove", "lc_again").exit_code == 0
+    assert (served.root / SERVER).exists() and SERVER in package_files(served)
+
+    assert served.run("remove", "lc").exit_code == 0
+    assert not (served.root / SERVER).exists() and package_files(served) == {}
+    assert not (served.root / "tools" / "_vendored_runtime.py").exists()
+    assert served.run("check").exit_code == 0
+
+
+def test_remove_of_the_last_module_keeps_an_edited_server_module_unless_forced(served: Project) -> None:
+    assert served.run("remove", "lc_again").exit_code == 0
+    served.edit(SERVER, "TOOLS = [", "# my note\nTOOLS = [")
+    before = served.snapshot()
+
+    refused = served.run("remove", "lc")
+    assert f"{SERVER} has local edits and no module needs it any more; --force" in error_line(refused)
+    assert served.snapshot() == before
+
+    assert served.run("remove", "lc", "--force").exit_code == 0
+    assert not (served.root / SERVER).exists()
+
+
+def test_a_server_module_that_is_a_link_is_neither_written_nor_deleted_through(served: Project) -> None:
+    victim = outside(served)
+    (served.root / SERVER).unlink()
+    (served.root / SERVER).symlink_to(victim)
+    before = served.snapshot()
+
+    for command in (("serve", "lc", "--list"), ("check",), ("remove", "lc", "lc_again", "--force")):
+        assert f"{SERVER} is a symbolic link" in error_line(served.run(*command)), command
+        assert victim.read_text() == "outside the project\n"
+        assert (served.root / SERVER).is_symlink()
+        assert served.snapshot() == before
+
+
+def test_a_link_where_the_server_module_goes_is_not_written_through(project: Project) -> None:
+    assert project.run("add", TOOLKIT, "--name", "lc").exit_code == 0
+    victim = outside(project)
+    (project.root / SERVER).symlink_to(victim)
+
+    assert f"{SERVER} is a symbolic link" in error_line(project.run("serve", "--list"))
+    assert victim.read_text() == "outside the project\n"
+    assert SERVER not in package_files(project)
+
+
+def test_a_file_of_the_users_where_the_server_module_goes_is_not_replaced(project: Project) -> None:
+    assert project.run("add", TOOLKIT, "--name", "lc").exit_code == 0
+    (project.root / SERVER).write_text(APP)
+
+    assert f"{SERVER} exists and was not written by vendorgen" in error_line(project.run("serve", "--list"))
+    assert (project.root / SERVER).read_text() == APP
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["src/_vendored_server.py", "src/app.py", "tools/../src/_vendored_server.py", "tools/lc.py", "_vendored_server.py"],
+)
+def test_a_lock_entry_pointing_the_server_module_elsewhere_is_refused(served: Project, path: str) -> None:
+    """A hand-edited `[[runtime]]` entry cannot make serve write, or remove delete, anything but its own file."""
+    lock = (served.root / LOCK_NAME).read_text()
+    (served.root / LOCK_NAME).write_text(lock.replace(f'path = "{SERVER}"', f'path = "{path}"'))
+    before = served.snapshot()
+
+    for command in (("serve", "--list"), ("remove", "lc", "lc_again", "--force"), ("check",)):
+        line = error_line(served.run(*command))
+        assert "nothing was changed" in line or "two owners" in line, (command, line)
+        assert served.snapshot() == before
