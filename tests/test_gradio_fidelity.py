@@ -95,7 +95,6 @@ def test_the_snapshot_regenerates_offline(vendored: tuple[Project, Any]) -> None
     assert result.exit_code == 0, result.stdout + result.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="the shared runtime (another branch) uploads `file_paths` and sends by position")
 def test_nested_files_and_keyword_names_can_be_called(vendored: tuple[Project, Any], tmp_path: Path) -> None:
     _, tools = vendored
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"

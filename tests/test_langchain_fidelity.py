@@ -60,7 +60,6 @@ def test_an_async_only_tool_is_recorded_as_async(project: Project) -> None:
     assert not hasattr(vendored(project, f"{MODULE}:search_docs").tools()[0], "is_async")
 
 
-@pytest.mark.xfail(strict=True, reason="the shared runtime (another branch) runs `is_async` tools; drop this mark then")
 def test_an_async_only_tool_can_be_called(project: Project) -> None:
     tool = vendored(project, f"{MODULE}:fetch_later", "--name", "fetch_later_call").tools()[0]
     assert tool(url="u", retries=2) == "fetched u (2)"

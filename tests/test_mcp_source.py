@@ -625,7 +625,6 @@ def test_a_wrapped_plain_value_is_typed_as_the_value(stdio_module: ModuleType) -
     assert (mean.output_type, mean.result_key) == ("number", "result")
 
 
-@pytest.mark.xfail(strict=True, reason="the shared runtime (another branch) unwraps `result_key`; drop this mark then")
 def test_a_wrapped_plain_value_comes_back_unwrapped(stdio_module: ModuleType) -> None:
     assert by_name(stdio_module)["add"](a=40, b=2) == 42
 

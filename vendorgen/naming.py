@@ -27,6 +27,8 @@ TEMPLATE_NAMES = frozenset(
         # module-level names: imports, constants, public helpers (private ones start with "_",
         # which no parameter or tool class name does)
         "Tool", "Any", "Literal", "AgentImage", "AgentAudio", "MCPToolError", "tools",
+        # what they import from the runtime module
+        "SpaceTool", "MCPSession", "MCPTool", "ToolList", "LangChainTool", "audio_result", "NOT_GIVEN",
         "SERVER", "TIMEOUT", "CONNECT_TIMEOUT", "SOURCE_MODULE", "SOURCE_ATTR",
         "asyncio", "atexit", "base64", "io", "json", "os", "sys", "threading", "timedelta",
     }

@@ -28,6 +28,7 @@ ALLOWED_IMPORTS = frozenset(
         "smolagents.agent_types.AgentAudio",
         "smolagents.agent_types.AgentImage",
         "._vendored_runtime.SpaceTool",
+        "._vendored_runtime.NOT_GIVEN",
         "._vendored_runtime.audio_result",
     }
 )
