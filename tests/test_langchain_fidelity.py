@@ -65,6 +65,15 @@ def test_an_async_only_tool_can_be_called(project: Project) -> None:
     assert tool(url="u", retries=2) == "fetched u (2)"
 
 
+def test_an_explicit_none_is_sent_and_an_argument_not_given_is_not(project: Project) -> None:
+    tool = vendored(project, f"{MODULE}:shorten").tools()[0]
+    text = "abcdefghijklmnop"
+    assert tool(text=text) == "abcdefghij+"  # both defaults are LangChain's own
+    assert tool(text=text, max_len=None) == text + "+"
+    assert tool(text=text, marks=None) == "abcdefghij"
+    assert tool.to_langchain().invoke({"text": text, "max_len": None}) == text + "+"
+
+
 def test_a_union_keeps_its_branches(project: Project) -> None:
     tool = vendored(project, f"{MODULE}:measure").tools()[0]
     target = tool.inputs["target"]

@@ -158,10 +158,9 @@ class SpaceTool(VendoredTool):
         _guard_uploads(self.client, self._uploads)
         self.is_initialized = True
 
-    # The Python names of the inputs in the app's order, and where each input holds files
-    # (positions as in `_files_at`); the generated class sets both.
+    # A generated class sets `parameter_order`, the Python names of its inputs in the app's order,
+    # and `file_paths` where an input holds files ({name: [position as in `_files_at`, ...]}).
     parameter_order: list[str] = []
-    file_paths: dict[str, list[str]] = {}
 
     def _predict(self, arguments: dict[str, Any]) -> Any:
         """Call the endpoint with `arguments` (by Python name), sent by position in the app's order.
@@ -174,6 +173,7 @@ class SpaceTool(VendoredTool):
             self.setup()
         defaults = self._defaults()
         values = [arguments[name] for name in self.parameter_order]
+        file_paths: dict[str, list[str]] = getattr(self, "file_paths", {})
         temporary: list[str] = []
         approved: list[dict[str, Any]] = []
         try:
@@ -181,7 +181,7 @@ class SpaceTool(VendoredTool):
                 if values[index] is NOT_GIVEN:
                     values[index] = defaults[index]
                     continue
-                for position in self.file_paths.get(name, ()):
+                for position in file_paths.get(name, ()):
                     values[index] = _files_at(values[index], position, lambda item: _file(item, temporary, approved))
             self._uploads.update(id(item) for item in approved)
             with _gradio_errors(self.src):
@@ -571,8 +571,8 @@ class MCPTool(_ClosesSession, VendoredTool):
     """A tool of an MCP server: calls it through `session` (shared by its module) and converts the result."""
 
     mcp_name = ""
-    # Set when the server wraps a plain value as {result_key: value} (FastMCP): the tool returns the value.
-    result_key: str | None = None
+    # A generated class sets `result_key` when the server wraps a plain value as {result_key: value}
+    # in structuredContent (FastMCP): the tool returns the value.
 
     def __init__(self, timeout: float | None) -> None:
         super().__init__()
@@ -584,8 +584,9 @@ class MCPTool(_ClosesSession, VendoredTool):
         if _field(result, "isError"):
             texts = [item.text for item in result.content if item.type == "text"]
             raise MCPToolError(" ".join(texts) or f"{self.mcp_name} failed and said nothing")
-        if self.result_key is not None:
-            return self._unwrapped(result, self.result_key)
+        result_key = getattr(self, "result_key", None)
+        if result_key is not None:
+            return self._unwrapped(result, result_key)
         if self.output_schema is not None:
             structured = _field(result, "structuredContent")
             if isinstance(structured, dict):
@@ -690,7 +691,7 @@ class LangChainTool(VendoredTool):
     """A LangChain tool of the user's own code: found by name in what the module's source gives."""
 
     lc_name = ""
-    is_async = False  # only `.ainvoke()` runs the tool (it was made from a coroutine alone)
+    # A generated class sets `is_async = True` when only `.ainvoke()` runs its tool (made from a coroutine alone).
 
     def __init__(self) -> None:
         super().__init__()
@@ -703,7 +704,7 @@ class LangChainTool(VendoredTool):
             if not found:
                 raise LookupError(f"{self.name}: its LangChain source no longer gives a tool named {self.lc_name}")
             self._lc_tool = found[0]
-        if self.is_async:
+        if getattr(self, "is_async", False):
             return _run_coroutine(self._lc_tool.ainvoke(_given(arguments)))
         return self._lc_tool.invoke(_given(arguments))
 
