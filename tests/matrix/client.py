@@ -61,6 +61,16 @@ def call(case: str, config: dict[str, Any]) -> Any:
         module.ToneTool.src = config["gradio_url"]
         result = module.ToneTool()(frequency=440, seconds=0.1)
         return {"type": type(result).__name__, "suffix": Path(str(result)).suffix}
+    if case == "space.file":
+        from PIL import Image
+
+        module = load("thumbnail")
+        module.ThumbnailTool.src = config["gradio_url"]
+        return list(module.ThumbnailTool()(image=Image.new("RGB", (64, 32)), size=32).to_raw().size)
+    if case == "space.not_given":
+        module = load("optional")
+        module.OptionalTool.src = config["gradio_url"]
+        return module.OptionalTool()(name="Ada")
     if case == "space.to_langchain":
         return space_tool(config).to_langchain().invoke({"value": 3, "from_unit": "m", "to_unit": "cm"})
     if case in ("mcp.streamable-http", "mcp.stdio"):
