@@ -31,7 +31,7 @@ from smolagents import Tool
 # What each part needs, as pip would install it.
 _NEEDS = {
     "mcp": "mcp>=1.10",
-    "gradio_client": "gradio_client>=1.0",
+    "gradio_client": "gradio_client>=1.8",
     "langchain_core": "langchain-core>=0.3",
     "PIL": "pillow",
 }
@@ -154,7 +154,13 @@ class SpaceTool(VendoredTool):
         # gradio_client 2 takes `token`, 1.x `hf_token`; False sends no token, not even a saved one.
         keyword = "token" if "token" in inspect.signature(Client).parameters else "hf_token"
         with _gradio_errors(self.src):
-            self.client = Client(self.src, verbose=False, **{keyword: token})
+            try:
+                self.client = Client(self.src, verbose=False, **{keyword: token})
+            except (ValueError, TypeError) as exc:  # an older gradio_client cannot read a Gradio 5+ app's API
+                raise ConnectionError(
+                    f"cannot read the API of the Gradio app {self.src} ({_reason(exc)}); "
+                    f"an app on Gradio 5 or later needs {_NEEDS['gradio_client']}, which this client may be older than"
+                ) from None
         _guard_uploads(self.client, self._uploads)
         self.is_initialized = True
 

@@ -8,7 +8,9 @@ Only the standard library and what the generated code imports may be used here.
 
 from __future__ import annotations
 
+import importlib
 import importlib.abc
+import importlib.machinery
 import importlib.util
 import json
 import sys
@@ -28,13 +30,17 @@ class NoVendorgen(importlib.abc.MetaPathFinder):
         return None
 
 
+PACKAGE = "vendored_example"
+
+
 def load(stem: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"vendored_{stem}", TOOLS / f"{stem}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """A module of generated_example/tools/, imported as a package's (it imports `._vendored_runtime`)."""
+    if PACKAGE not in sys.modules:
+        spec = importlib.machinery.ModuleSpec(PACKAGE, None, is_package=True)
+        spec.submodule_search_locations = [str(TOOLS)]
+        sys.modules[PACKAGE] = importlib.util.module_from_spec(spec)
+    sys.modules.pop(f"{PACKAGE}.{stem}", None)  # a fresh module each time: cases change SERVER
+    return importlib.import_module(f"{PACKAGE}.{stem}")
 
 
 def text_tools(config: dict[str, Any], transport: str) -> Any:
