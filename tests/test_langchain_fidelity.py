@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import typing
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,11 @@ def test_an_async_only_tool_is_recorded_as_async(project: Project) -> None:
 def test_an_async_only_tool_can_be_called(project: Project) -> None:
     tool = vendored(project, f"{MODULE}:fetch_later", "--name", "fetch_later_call").tools()[0]
     assert tool(url="u", retries=2) == "fetched u (2)"
+
+    async def inside_a_running_loop() -> Any:  # an agent driven from async code
+        return tool(url="v")
+
+    assert asyncio.run(inside_a_running_loop()) == "fetched v (1)"
 
 
 def test_an_explicit_none_is_sent_and_an_argument_not_given_is_not(project: Project) -> None:
