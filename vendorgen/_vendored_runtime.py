@@ -118,9 +118,7 @@ def _pydantic_model(name: str, schema: dict[str, Any]) -> Any:
     """
     from pydantic import ConfigDict, create_model
 
-    fields: dict[str, Any] = {
-        key: (Any, ... if key in schema["required"] else None) for key in schema["properties"]
-    }
+    fields: dict[str, Any] = {key: (Any, ... if key in schema["required"] else None) for key in schema["properties"]}
     config = ConfigDict(json_schema_extra=lambda model_schema: model_schema.update(schema))
     return create_model(name, __config__=config, **fields)
 
@@ -611,7 +609,6 @@ class MCPTool(_ClosesSession, VendoredTool):
         if not values:
             return None
         return values[0] if len(values) == 1 else values
-
 
     def _unwrapped(self, result: Any, key: str) -> Any:
         """The value the server wrapped as {key: value}; from the text item if it sent no structured content."""
