@@ -95,7 +95,6 @@ def test_the_snapshot_regenerates_offline(vendored: tuple[Project, Any]) -> None
     assert result.exit_code == 0, result.stdout + result.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="the shared runtime (another branch) uploads `file_paths` and sends by position")
 def test_nested_files_and_keyword_names_can_be_called(vendored: tuple[Project, Any], tmp_path: Path) -> None:
     _, tools = vendored
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"
@@ -103,3 +102,18 @@ def test_nested_files_and_keyword_names_can_be_called(vendored: tuple[Project, A
     second.write_text("hello")
     assert tools["chat"](message={"text": "hi", "files": [str(first), str(second)]}) == "hi + 2 file(s)"
     assert tools["headers"](headers="h", param_1="y") == ("h|y", 1)
+    assert tools["headers"](headers="hh") == ("hh|x", 2)  # param_1 not given: the app's default
+    assert tools["files"](uploads_=[str(first), str(second)]) == "a.txt:3, b.txt:5"
+    assert tools["files"](uploads_=None) == ""  # null, sent as null
+
+
+def test_files_inside_an_object_are_uploaded(vendored: tuple[Project, Any], tmp_path: Path) -> None:
+    from PIL import Image
+
+    _, tools = vendored
+    background, layer = tmp_path / "background.png", tmp_path / "layer.png"
+    Image.new("RGB", (4, 4)).save(background)
+    Image.new("RGBA", (4, 4)).save(layer)
+    image = {"background": str(background), "layers": [str(layer), Image.open(layer)], "composite": None}
+    assert tools["edit"](image=image) == "background: yes, layers: 2"
+    assert tools["edit"](image={"background": None, "layers": [], "composite": None}) == "background: no, layers: 0"

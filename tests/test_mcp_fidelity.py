@@ -116,7 +116,6 @@ def test_a_script_inside_the_project_is_stored_relative_to_it(zod: tuple[Project
 
 
 @needs_npm
-@pytest.mark.xfail(strict=True, reason="the shared runtime (another branch) resolves `project_paths`; drop this mark then")
 def test_a_project_script_is_found_from_anywhere(zod: tuple[Project, ModuleType], tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     _, module = zod

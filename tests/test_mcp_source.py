@@ -538,8 +538,8 @@ def python_arguments(module: ModuleType, tool_name: str, arguments: dict[str, An
 def test_every_expected_call(stdio_module: ModuleType, mcp_name: str, arguments: dict[str, Any], expected: str) -> None:
     tool = {tool.mcp_name: tool for tool in stdio_module.tools()}[mcp_name]
     result = tool(**{naming.parameter_name(key): value for key, value in arguments.items()})
-    if tool.output_type == "object":  # FastMCP wraps a primitive result: {"result": ...}
-        assert json.dumps(result["result"]) == expected
+    if hasattr(tool, "result_key"):  # FastMCP wraps a primitive result as {"result": ...}: unwrapped
+        assert json.dumps(result) == expected
     else:
         assert result == expected
 
@@ -593,12 +593,13 @@ def test_every_tool_passes_smolagents_validation_and_keeps_types(stdio_module: M
     assert tools["echo"].output_type == "any" and tools["echo"].output_schema is None
 
 
-def test_none_is_left_out_of_the_call(stdio_module: ModuleType) -> None:
+def test_arguments_not_given_take_the_servers_defaults(stdio_module: ModuleType) -> None:
     tools = by_name(stdio_module)
-    # Sent as {"name": "Ada"}: the server applies its own defaults.
-    assert json.loads(tools["defaults"](name="Ada", count=None, ratio=None, loud=None, greeting=None)) == {
+    assert json.loads(tools["defaults"](name="Ada")) == {
         "count": 2, "greeting": "Hello", "loud": False, "name": "Ada", "ratio": 0.5}  # fmt: skip
-    assert tools["get_weather"](city="Rome", days=None) == "Rome: 20C x1"
+    assert tools["get_weather"](city="Rome") == "Rome: 20C x1"
+    assert tools["get_weather"](city="Rome", days=None) == "Rome: 20C x1"  # null, which it takes
+    assert tools["optional_int"](value=None) == tools["optional_int"]() == "none"
 
 
 def test_wire_names_are_used(stdio_module: ModuleType) -> None:
@@ -625,7 +626,6 @@ def test_a_wrapped_plain_value_is_typed_as_the_value(stdio_module: ModuleType) -
     assert (mean.output_type, mean.result_key) == ("number", "result")
 
 
-@pytest.mark.xfail(strict=True, reason="the shared runtime (another branch) unwraps `result_key`; drop this mark then")
 def test_a_wrapped_plain_value_comes_back_unwrapped(stdio_module: ModuleType) -> None:
     assert by_name(stdio_module)["add"](a=40, b=2) == 42
 
@@ -994,7 +994,17 @@ def test_odd_types_are_sent_as_given(lowlevel: ModuleType) -> None:
     assert tool.inputs["multi"]["type"] == ["integer", "string"]
     assert tool.inputs["const"]["enum"] == ["fixed"]
     arguments = {"untyped": [1], "multi": "two", "tuple": ["a", 1], "matrix": [[1.5]], "int_enum": 3}
-    assert json.loads(tool(**arguments)) == {"tool": "odd_types", "args": arguments}
+    sent = tool(**{naming.parameter_name(key): value for key, value in arguments.items()})  # tuple_
+    assert json.loads(sent) == {"tool": "odd_types", "args": arguments}
+
+
+def test_an_explicit_null_is_sent_and_an_argument_not_given_is_not(lowlevel: ModuleType) -> None:
+    tool = by_name(lowlevel)["odd_types"]
+    assert type(tool).forward.__defaults__[0] is lowlevel.NOT_GIVEN  # untyped: optional, no default
+    assert json.loads(tool(nullable_str=None))["args"] == {"nullable_str": None, "int_enum": 2}
+    assert json.loads(tool(multi=1))["args"] == {"multi": 1, "int_enum": 2}
+    with pytest.raises(lowlevel.MCPToolError, match="None is not of type 'integer', 'string'"):
+        tool(multi=None)  # sent as null, which this schema refuses: never silently dropped
 
 
 def test_many_tools_over_pages(tmp_path_factory: pytest.TempPathFactory) -> None:

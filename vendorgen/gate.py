@@ -286,6 +286,9 @@ class _Checker:
             if spec.python_default is NO_DEFAULT:
                 if param.default is not None:
                     self.fail(f"{tool.class_name}.forward: {spec.name} must not have a default")
+            elif spec.python_default is None:  # the source applies its own default: the runtime's sentinel
+                if not (isinstance(param.default, cst.Name) and param.default.value == "NOT_GIVEN"):
+                    self.fail(f"{tool.class_name}.forward: default of {spec.name} must be NOT_GIVEN")
             elif param.default is None or not _same(self.value(param.default, spec.name), spec.python_default):
                 self.fail(f"{tool.class_name}.forward: default of {spec.name} differs from the spec")
         returns = node.returns

@@ -27,10 +27,10 @@ TEMPLATE_NAMES = frozenset(
         # module-level names: imports, constants, public helpers (private ones start with "_",
         # which no parameter or tool class name does)
         "Tool", "Any", "Literal", "AgentImage", "AgentAudio", "MCPToolError", "tools",
+        # what they import from the runtime module
+        "SpaceTool", "MCPSession", "MCPTool", "ToolList", "LangChainTool", "audio_result", "NOT_GIVEN",
         "SERVER", "TIMEOUT", "CONNECT_TIMEOUT", "SOURCE_MODULE", "SOURCE_ATTR",
         "asyncio", "atexit", "base64", "io", "json", "os", "sys", "threading", "timedelta",
-        # what generated modules import from the runtime module beside them
-        "SpaceTool", "LangChainTool", "MCPTool", "MCPSession", "ToolList", "audio_result",
     }
 )  # fmt: skip
 # Names no generated module has a reason to touch: the gate refuses a module that uses one, so a

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 # Keep in step with tests/matrix/rows.py (tests/matrix/test_matrix.py checks that they agree).
 RANGES = {
     "smolagents": ">=1.20,<2",
-    "gradio_client": ">=1.3,<3",
+    "gradio_client": ">=1.8,<3",
     "mcp": ">=1.10,<3",
     "langchain-core": ">=0.3,<2",
 }

@@ -20,8 +20,9 @@ import os
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,7 +31,7 @@ from smolagents import Tool
 # What each part needs, as pip would install it.
 _NEEDS = {
     "mcp": "mcp>=1.10",
-    "gradio_client": "gradio_client>=1.0",
+    "gradio_client": "gradio_client>=1.8",
     "langchain_core": "langchain-core>=0.3",
     "PIL": "pillow",
 }
@@ -63,6 +64,22 @@ def _leaf(exc: BaseException | None) -> BaseException | None:
     return exc
 
 
+class _NotGiven:
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+
+# The default of an optional argument whose default the source applies itself: an argument left
+# at NOT_GIVEN is not sent, while one given as None is sent as null. (smolagents calls forward with
+# only the arguments the model gave.) Typed Any so that it fits any annotation.
+NOT_GIVEN: Any = _NotGiven()
+
+
+def _given(arguments: dict[str, Any]) -> dict[str, Any]:
+    """`arguments` without the ones left at NOT_GIVEN."""
+    return {key: value for key, value in arguments.items() if value is not NOT_GIVEN}
+
+
 class VendoredTool(Tool):
     """A smolagents Tool that can also be handed to LangChain."""
 
@@ -76,12 +93,34 @@ class VendoredTool(Tool):
             if properties[key]["type"] in ("image", "audio", "any"):
                 del properties[key]["type"]
         required = [key for key, spec in self.inputs.items() if not spec.get("nullable")]
-        return StructuredTool.from_function(
-            func=lambda **arguments: self(**arguments),
-            name=self.name,
-            description=self.description,
-            args_schema={"type": "object", "properties": properties, "required": required},
-        )
+        schema = {"type": "object", "properties": properties, "required": required}
+        try:
+            return StructuredTool.from_function(
+                func=lambda **arguments: self(**arguments),
+                name=self.name,
+                description=self.description,
+                args_schema=schema,
+            )
+        except (TypeError, ValueError):  # langchain-core before 0.3.36 takes only a pydantic model
+            return StructuredTool.from_function(
+                func=lambda **arguments: self(**arguments),
+                name=self.name,
+                description=self.description,
+                args_schema=_pydantic_model(self.name, schema),
+            )
+
+
+def _pydantic_model(name: str, schema: dict[str, Any]) -> Any:
+    """A pydantic model whose fields take any value, with `schema` as its JSON schema.
+
+    The values are checked by the tool itself; only the names, what is required and the
+    descriptions matter to LangChain.
+    """
+    from pydantic import ConfigDict, create_model
+
+    fields: dict[str, Any] = {key: (Any, ... if key in schema["required"] else None) for key in schema["properties"]}
+    config = ConfigDict(json_schema_extra=lambda model_schema: model_schema.update(schema))
+    return create_model(name, __config__=config, **fields)
 
 
 # -- Gradio apps (space:) ------------------------------------------------------------------------
@@ -113,35 +152,57 @@ class SpaceTool(VendoredTool):
         # gradio_client 2 takes `token`, 1.x `hf_token`; False sends no token, not even a saved one.
         keyword = "token" if "token" in inspect.signature(Client).parameters else "hf_token"
         with _gradio_errors(self.src):
-            self.client = Client(self.src, verbose=False, **{keyword: token})
+            try:
+                self.client = Client(self.src, verbose=False, **{keyword: token})
+            except (ValueError, TypeError) as exc:  # an older gradio_client cannot read a Gradio 5+ app's API
+                raise ConnectionError(
+                    f"cannot read the API of the Gradio app {self.src} ({_reason(exc)}); "
+                    f"an app on Gradio 5 or later needs {_NEEDS['gradio_client']}, which this client may be older than"
+                ) from None
         _guard_uploads(self.client, self._uploads)
         self.is_initialized = True
 
-    def _predict(self, always: dict[str, Any], when_set: dict[str, Any], files: Sequence[str] = ()) -> Any:
-        """Call the endpoint with these wire names (one of `when_set` that is None is left out).
+    # A generated class sets `parameter_order`, the Python names of its inputs in the app's order,
+    # and `file_paths` where an input holds files ({name: [position as in `_files_at`, ...]}).
+    parameter_order: list[str] = []
 
-        Only the arguments named in `files` may upload files: a local path, an http(s) URL or a
-        PIL image (saved to a temporary file, deleted after the call), or a list of them.
+    def _predict(self, arguments: dict[str, Any]) -> Any:
+        """Call the endpoint with `arguments` (by Python name), sent by position in the app's order.
+
+        An argument left at NOT_GIVEN gets the app's own default. Only the positions `file_paths`
+        names upload files: a local path, an http(s) URL or a PIL image (saved to a temporary file,
+        deleted after the call).
         """
         if self.client is None:
             self.setup()
-        arguments = {**always, **{key: value for key, value in when_set.items() if value is not None}}
+        defaults = self._defaults()
+        values = [arguments[name] for name in self.parameter_order]
+        file_paths: dict[str, list[str]] = getattr(self, "file_paths", {})
         temporary: list[str] = []
         approved: list[dict[str, Any]] = []
         try:
-            for key in files:
-                value = arguments.get(key)
-                if isinstance(value, (list, tuple)):
-                    arguments[key] = [_file(item, temporary, approved) for item in value]
-                elif value is not None:
-                    arguments[key] = _file(value, temporary, approved)
+            for index, name in enumerate(self.parameter_order):
+                if values[index] is NOT_GIVEN:
+                    values[index] = defaults[index]
+                    continue
+                for position in file_paths.get(name, ()):
+                    values[index] = _files_at(values[index], position, lambda item: _file(item, temporary, approved))
             self._uploads.update(id(item) for item in approved)
             with _gradio_errors(self.src):
-                return self.client.predict(**arguments, api_name=self.api_name)
+                return self.client.predict(*values, api_name=self.api_name)
         finally:
             self._uploads.difference_update(id(item) for item in approved)
             for path in temporary:
                 os.remove(path)
+
+    def _defaults(self) -> list[Any]:
+        """The app's default of each parameter, in its order (None where it has none)."""
+        if not hasattr(self, "_app_defaults"):
+            info = self.client.view_api(print_info=False, return_format="dict")
+            parameters = info["named_endpoints"].get(self.api_name, {}).get("parameters", [])
+            self._app_defaults = [parameter.get("parameter_default") for parameter in parameters]
+        found: list[Any] = self._app_defaults
+        return (found + [None] * len(self.parameter_order))[: len(self.parameter_order)]
 
 
 def _space_token(src: str, explicit: str | None) -> str | bool | None:
@@ -169,6 +230,27 @@ def _gradio_errors(src: str) -> Iterator[None]:
         if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError)):
             raise
         raise ConnectionError(f"cannot reach the Gradio app {src}: {_reason(exc)}") from None
+
+
+def _files_at(value: Any, position: str, upload: Callable[[Any], Any]) -> Any:
+    """`value` with `upload` applied at `position`: "" the value itself, "[*]" each item of a
+    list, ".key" a property of an object, chained (".files[*]"). Missing parts are left alone."""
+    if value is None:
+        return value
+    if not position:
+        return upload(value)
+    if position.startswith("[*]"):
+        if isinstance(value, (list, tuple)):
+            return [_files_at(item, position[3:], upload) for item in value]
+        return value
+    key, rest = position[1:], ""
+    for index, char in enumerate(key):
+        if char in ".[":
+            key, rest = key[:index], key[index:]
+            break
+    if isinstance(value, dict) and key in value:
+        return {**value, key: _files_at(value[key], rest, upload)}
+    return value
 
 
 def _file(value: Any, temporary: list[str], approved: list[dict[str, Any]]) -> Any:
@@ -386,8 +468,14 @@ class MCPSession:
                     f"set {', '.join(missing)} in the environment: the MCP server {self.describe()} needs it"
                 )
             env = {name: os.environ[name] for name in server["env"]}
-            command = sys.executable if server["command"] in ("python", "python3") else server["command"]
-            return stdio_client(StdioServerParameters(command=command, args=list(server["args"]), env=env))
+            argv = [server["command"], *server["args"]]
+            if server.get("project_paths"):
+                root = _project_root()
+                for index in server["project_paths"]:
+                    if isinstance(index, int) and 0 <= index < len(argv):
+                        argv[index] = str(root / argv[index])
+            command = sys.executable if argv[0] in ("python", "python3") else argv[0]
+            return stdio_client(StdioServerParameters(command=command, args=argv[1:], env=env))
         if server["transport"] == "sse":
             from mcp.client.sse import sse_client
 
@@ -402,6 +490,27 @@ class MCPSession:
         if self.server["transport"] == "stdio":
             return " ".join([self.server["name"] or self.server["command"], "(stdio)"])
         return str(self.server["url"])
+
+
+# What marks a project's root, as vendorgen finds it: the lock that owns the vendored modules
+# first, else the nearest of these.
+_LOCK = "vendorgen.lock"
+_ROOT_MARKERS = (_LOCK, "pyproject.toml", ".git")
+
+
+def _project_root() -> Path:
+    """The project this runtime was vendored into: the nearest directory above it holding
+    vendorgen.lock (which owns it), else the nearest holding a project marker.
+
+    A stdio server's paths inside the project are stored relative to that root, so the tools
+    start the same server wherever the agent runs.
+    """
+    here = Path(__file__).resolve().parent
+    for markers in ((_LOCK,), _ROOT_MARKERS):
+        for directory in (here, *here.parents):
+            if any((directory / marker).exists() for marker in markers):
+                return directory
+    return here.parent
 
 
 class _MCPSDK:
@@ -466,18 +575,22 @@ class MCPTool(_ClosesSession, VendoredTool):
     """A tool of an MCP server: calls it through `session` (shared by its module) and converts the result."""
 
     mcp_name = ""
+    # A generated class sets `result_key` when the server wraps a plain value as {result_key: value}
+    # in structuredContent (FastMCP): the tool returns the value.
 
     def __init__(self, timeout: float | None) -> None:
         super().__init__()
         self.timeout = timeout
 
-    def _call(self, required: dict[str, Any], optional: dict[str, Any]) -> Any:
-        """Call the tool with its wire names; an optional argument that is None is left out."""
-        arguments = {**required, **{key: value for key, value in optional.items() if value is not None}}
-        result = self.session.call(self.mcp_name, arguments, self.timeout)
+    def _call(self, arguments: dict[str, Any]) -> Any:
+        """Call the tool with its wire names; an argument left at NOT_GIVEN is not sent."""
+        result = self.session.call(self.mcp_name, _given(arguments), self.timeout)
         if _field(result, "isError"):
             texts = [item.text for item in result.content if item.type == "text"]
             raise MCPToolError(" ".join(texts) or f"{self.mcp_name} failed and said nothing")
+        result_key = getattr(self, "result_key", None)
+        if result_key is not None:
+            return self._unwrapped(result, result_key)
         if self.output_schema is not None:
             structured = _field(result, "structuredContent")
             if isinstance(structured, dict):
@@ -496,6 +609,19 @@ class MCPTool(_ClosesSession, VendoredTool):
         if not values:
             return None
         return values[0] if len(values) == 1 else values
+
+    def _unwrapped(self, result: Any, key: str) -> Any:
+        """The value the server wrapped as {key: value}; from the text item if it sent no structured content."""
+        structured = _field(result, "structuredContent")
+        if isinstance(structured, dict) and key in structured:
+            return structured[key]
+        texts = [item.text for item in result.content if item.type == "text"]
+        if len(texts) != 1:
+            raise MCPToolError(f"{self.mcp_name} returned no {key!r} value")
+        try:
+            return json.loads(texts[0])
+        except ValueError:
+            return texts[0]
 
 
 class ToolList(_ClosesSession, list):  # type: ignore[type-arg]
@@ -568,21 +694,33 @@ class LangChainTool(VendoredTool):
     """A LangChain tool of the user's own code: found by name in what the module's source gives."""
 
     lc_name = ""
+    # A generated class sets `is_async = True` when only `.ainvoke()` runs its tool (made from a coroutine alone).
 
     def __init__(self) -> None:
         super().__init__()
         self._lc_tool: Any = None
 
-    def _invoke(self, source: Any, required: dict[str, Any], optional: dict[str, Any]) -> Any:
-        """`.invoke()` the tool with its LangChain argument names; an optional one that is None is left out."""
+    def _invoke(self, source: Any, arguments: dict[str, Any]) -> Any:
+        """Run the tool with its LangChain argument names; an argument left at NOT_GIVEN is not sent."""
         if self._lc_tool is None:
             found = [tool for tool in langchain_tools(source) if tool.name == self.lc_name]
             if not found:
                 raise LookupError(f"{self.name}: its LangChain source no longer gives a tool named {self.lc_name}")
             self._lc_tool = found[0]
-        return self._lc_tool.invoke(
-            {**required, **{key: value for key, value in optional.items() if value is not None}}
-        )
+        if getattr(self, "is_async", False):
+            return _run_coroutine(self._lc_tool.ainvoke(_given(arguments)))
+        return self._lc_tool.invoke(_given(arguments))
+
+
+def _run_coroutine(coroutine: Any) -> Any:
+    """Run `coroutine` to its end from synchronous code: in a new event loop, or on a thread of
+    its own when this thread already runs one (an agent inside async code)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="langchain-ainvoke") as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def langchain_tools(value: Any) -> list[Any]:

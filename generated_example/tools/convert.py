@@ -46,4 +46,4 @@ class ConvertTool(SpaceTool):
         from_unit: Literal["mm", "cm", "m", "km", "in", "ft"] = "m",
         to_unit: Literal["mm", "cm", "m", "km", "in", "ft"] = "ft",
     ) -> float:
-        return self._predict({"value": value, "from_unit": from_unit, "to_unit": to_unit}, {})
+        return self._predict({"value": value, "from_unit": from_unit, "to_unit": to_unit})

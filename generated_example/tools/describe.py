@@ -50,5 +50,5 @@ class DescribeTool(SpaceTool):
         color: Literal["red", "green", "blue"] = "blue",
     ) -> str:
         return self._predict(
-            {"name": name, "age": age, "height": height, "member": member, "color": color}, {}
+            {"name": name, "age": age, "height": height, "member": member, "color": color}
         )

@@ -25,4 +25,4 @@ class EchoJsonTool(SpaceTool):
     parameter_order: list[str] = ["data"]
 
     def forward(self, data: Any) -> Any:
-        return self._predict({"data": data}, {})
+        return self._predict({"data": data})

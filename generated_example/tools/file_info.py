@@ -28,4 +28,4 @@ class FileInfoTool(SpaceTool):
     file_paths: dict[str, list[str]] = {"path": [""]}
 
     def forward(self, path: str) -> Any:
-        return self._predict({"path": path}, {}, files=["path"])
+        return self._predict({"path": path})

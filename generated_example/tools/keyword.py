@@ -35,4 +35,4 @@ class KeywordTool(SpaceTool):
     parameter_order: list[str] = ["from_", "to", "max_stops"]
 
     def forward(self, from_: str, to: str, max_stops: int = 1) -> str:
-        return self._predict({"from": from_, "to": to, "max-stops": max_stops}, {})
+        return self._predict({"from_": from_, "to": to, "max_stops": max_stops})

@@ -13,7 +13,7 @@ from typing import Any
 
 from smolagents import Tool
 
-from ._vendored_runtime import LangChainTool
+from ._vendored_runtime import LangChainTool, NOT_GIVEN
 
 # Where the LangChain tools come from: `from SOURCE_MODULE import SOURCE_ATTR`.
 SOURCE_MODULE = "examples.langchain_tools"
@@ -43,7 +43,7 @@ class CountWordsTool(LangChainTool):
     def forward(self, text: str, unique: bool = False) -> int:
         from examples.langchain_tools import toolkit as _source
 
-        return self._invoke(_source, {"text": text}, {"unique": unique})
+        return self._invoke(_source, {"text": text, "unique": unique})
 
 
 class PaintNeededTool(LangChainTool):
@@ -82,12 +82,12 @@ class PaintNeededTool(LangChainTool):
     lc_name = "paint_needed"
 
     def forward(
-        self, wall: dict[str, Any], coats: int = 2, litres_per_m2: float | None = None
+        self, wall: dict[str, Any], coats: int = 2, litres_per_m2: float | None = NOT_GIVEN
     ) -> float:
         from examples.langchain_tools import toolkit as _source
 
         return self._invoke(
-            _source, {"wall": wall}, {"coats": coats, "litres_per_m2": litres_per_m2}
+            _source, {"wall": wall, "coats": coats, "litres_per_m2": litres_per_m2}
         )
 
 

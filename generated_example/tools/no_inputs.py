@@ -25,4 +25,4 @@ class NoInputsTool(SpaceTool):
     parameter_order: list[str] = []
 
     def forward(self) -> str:
-        return self._predict({}, {})
+        return self._predict({})

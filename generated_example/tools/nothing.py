@@ -27,5 +27,5 @@ class NothingTool(SpaceTool):
     parameter_order: list[str] = ["note"]
 
     def forward(self, note: str) -> None:
-        self._predict({"note": note}, {})
+        self._predict({"note": note})
         return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._vendored_runtime import SpaceTool
+from ._vendored_runtime import NOT_GIVEN, SpaceTool
 
 
 class OptionalTool(SpaceTool):
@@ -27,5 +27,5 @@ class OptionalTool(SpaceTool):
     api_name = "/optional"
     parameter_order: list[str] = ["name", "title"]
 
-    def forward(self, name: str, title: str | None = None) -> str:
-        return self._predict({"name": name}, {"title": title})
+    def forward(self, name: str, title: str | None = NOT_GIVEN) -> str:
+        return self._predict({"name": name, "title": title})

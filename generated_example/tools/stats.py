@@ -27,4 +27,4 @@ class StatsTool(SpaceTool):
     parameter_order: list[str] = ["text"]
 
     def forward(self, text: str) -> tuple[int, int, str]:
-        return tuple(self._predict({"text": text}, {}))
+        return tuple(self._predict({"text": text}))

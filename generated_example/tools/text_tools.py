@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from smolagents import Tool
 
-from ._vendored_runtime import MCPSession, MCPTool, MCPToolError, ToolList
+from ._vendored_runtime import MCPSession, MCPTool, MCPToolError, NOT_GIVEN, ToolList
 
 # How to reach the server.
 SERVER: dict[str, Any] = {
@@ -68,7 +68,7 @@ class ConvertTemperatureTool(_ServerTool):
     def forward(
         self, value: float, unit: Literal["C", "F", "K"] = "C", to: Literal["C", "F", "K"] = "F"
     ) -> float:
-        return self._call({"value": value}, {"unit": unit, "to": to})
+        return self._call({"value": value, "unit": unit, "to": to})
 
 
 class WordStatsTool(_ServerTool):
@@ -112,8 +112,8 @@ class WordStatsTool(_ServerTool):
     }
     mcp_name = "word_stats"
 
-    def forward(self, text: str, top: int | None = None) -> dict[str, Any]:
-        return self._call({"text": text}, {"top": top})
+    def forward(self, text: str, top: int | None = NOT_GIVEN) -> dict[str, Any]:
+        return self._call({"text": text, "top": top})
 
 
 class SlugifyTitleTool(_ServerTool):
@@ -139,7 +139,7 @@ class SlugifyTitleTool(_ServerTool):
     result_key = "result"
 
     def forward(self, title: str, separator: Literal["-", "_"] = "-") -> str:
-        return self._call({"title": title}, {"separator": separator})
+        return self._call({"title": title, "separator": separator})
 
 
 def tools(timeout: float | None = TIMEOUT) -> list[Tool]:

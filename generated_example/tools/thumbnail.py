@@ -39,4 +39,4 @@ class ThumbnailTool(SpaceTool):
     file_paths: dict[str, list[str]] = {"image": [""]}
 
     def forward(self, image: Any, size: float = 64) -> AgentImage:
-        return AgentImage(self._predict({"image": image, "size": size}, {}, files=["image"]))
+        return AgentImage(self._predict({"image": image, "size": size}))

@@ -35,4 +35,4 @@ class ToneTool(SpaceTool):
     parameter_order: list[str] = ["frequency", "seconds"]
 
     def forward(self, frequency: float = 440, seconds: float = 0.5) -> AgentAudio | str:
-        return audio_result(self._predict({"frequency": frequency, "seconds": seconds}, {}))
+        return audio_result(self._predict({"frequency": frequency, "seconds": seconds}))

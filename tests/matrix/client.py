@@ -8,7 +8,9 @@ Only the standard library and what the generated code imports may be used here.
 
 from __future__ import annotations
 
+import importlib
 import importlib.abc
+import importlib.machinery
 import importlib.util
 import json
 import sys
@@ -28,13 +30,17 @@ class NoVendorgen(importlib.abc.MetaPathFinder):
         return None
 
 
+PACKAGE = "vendored_example"
+
+
 def load(stem: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"vendored_{stem}", TOOLS / f"{stem}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """A module of generated_example/tools/, imported as a package's (it imports `._vendored_runtime`)."""
+    if PACKAGE not in sys.modules:
+        spec = importlib.machinery.ModuleSpec(PACKAGE, None, is_package=True)
+        spec.submodule_search_locations = [str(TOOLS)]
+        sys.modules[PACKAGE] = importlib.util.module_from_spec(spec)
+    sys.modules.pop(f"{PACKAGE}.{stem}", None)  # a fresh module each time: cases change SERVER
+    return importlib.import_module(f"{PACKAGE}.{stem}")
 
 
 def text_tools(config: dict[str, Any], transport: str) -> Any:
@@ -61,6 +67,16 @@ def call(case: str, config: dict[str, Any]) -> Any:
         module.ToneTool.src = config["gradio_url"]
         result = module.ToneTool()(frequency=440, seconds=0.1)
         return {"type": type(result).__name__, "suffix": Path(str(result)).suffix}
+    if case == "space.file":
+        from PIL import Image
+
+        module = load("thumbnail")
+        module.ThumbnailTool.src = config["gradio_url"]
+        return list(module.ThumbnailTool()(image=Image.new("RGB", (64, 32)), size=32).to_raw().size)
+    if case == "space.not_given":
+        module = load("optional")
+        module.OptionalTool.src = config["gradio_url"]
+        return module.OptionalTool()(name="Ada")
     if case == "space.to_langchain":
         return space_tool(config).to_langchain().invoke({"value": 3, "from_unit": "m", "to_unit": "cm"})
     if case in ("mcp.streamable-http", "mcp.stdio"):

@@ -24,7 +24,7 @@ ROWS = (
         "low",
         "3.11",
         # mcp 1.10 imports a pydantic private that 2.12's successors dropped: the pydantic of its day.
-        ("smolagents==1.20.0", "mcp==1.10.1", "gradio_client==1.3.0", "langchain-core==0.3.0", "pydantic==2.11.7"),
+        ("smolagents==1.20.0", "mcp==1.10.1", "gradio_client==1.8.0", "langchain-core==0.3.0", "pydantic==2.11.7"),
         "the oldest release of each range, with the pydantic of their time",
     ),
     Row(

@@ -28,35 +28,20 @@ EXPECTED = {
     "space": 2000.0,
     "space.audio": {"type": "str", "suffix": ".wav"},
     "space.to_langchain": 300.0,
-    "mcp.streamable-http": {"result": 212.0},
-    "mcp.stdio": {"result": 212.0},
-    "mcp.to_langchain": {"result": "vendor-your-tools"},
+    "space.file": [32, 16],  # a PIL image uploaded through handle_file (file_paths)
+    "space.not_given": "Hello, Ada!",  # sent by position, `title` filled with the app's default
+    "mcp.streamable-http": 212.0,  # FastMCP's {"result": ...} unwrapped (result_key)
+    "mcp.stdio": 212.0,
+    "mcp.to_langchain": "vendor-your-tools",
     "langchain": 2,
     "langchain.to_langchain": 1.2,
-}
-
-# Today's generated code fails these, with these errors (measured 2026-12-02); the shared
-# runtime module (issue 11, item 1) is to fix them, and strict=True fails each one loudly once it
-# passes, so the mark goes with the fix.
-_MCP2 = "mcp 2.x: ImportError: cannot import name 'McpError' from 'mcp.shared.exceptions'"
-_GRADIO1 = "gradio_client 1.x: TypeError: Client.__init__() got an unexpected keyword argument 'token'"
-_LC030 = ("langchain-core < 0.3.36: TypeError: args_schema must be a subclass of pydantic BaseModel"
-          " (StructuredTool takes a JSON-schema dict from 0.3.36 on)")  # fmt: skip
-KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    **{(row, case): _MCP2 for row in ("high", "first-of-new-majors")
-       for case in ("mcp.streamable-http", "mcp.stdio", "mcp.to_langchain")},  # fmt: skip
-    **{(row, case): _GRADIO1 for row in ("low", "last-of-old-majors") for case in ("space", "space.audio")},
-    ("last-of-old-majors", "space.to_langchain"): _GRADIO1,
-    **{("low", case): _LC030 for case in ("space.to_langchain", "mcp.to_langchain", "langchain.to_langchain")},
 }
 
 
 def cases() -> Iterator[object]:
     for row in ROWS:
         for case in EXPECTED:
-            reason = KNOWN_FAILURES.get((row.name, case))
-            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-            yield pytest.param(row, case, marks=marks, id=f"{row.name}-{case}")
+            yield pytest.param(row, case, id=f"{row.name}-{case}")
 
 
 @pytest.fixture(scope="module")

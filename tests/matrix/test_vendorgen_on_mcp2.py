@@ -53,7 +53,7 @@ def test_mcp_inspection_works_on_mcp_2(python: Path, transport: str, tmp_path: P
         with server_process([str(server), "http", "--port", str(port)], url):
             result = vendorgen(python, tmp_path, "add", f"mcp:{url}", "--json")
     assert result.returncode == 0, result.stderr
-    [module] = json.loads(result.stdout)
+    [module] = json.loads(result.stdout)["modules"]
     assert module["name"] == "text_tools"
     assert [tool["name"] for tool in module["tools"]] == ["convert_temperature", "word_stats", "slugify_title"]
     snapshot = json.loads((tmp_path / ".vendorgen" / "schemas" / "text_tools.json").read_text())

@@ -149,6 +149,12 @@ def needs_user(text: str, user_id: Annotated[str, InjectedToolArg]) -> str:
     return f"{user_id}: {text}"
 
 
+@tool
+def shorten(text: str, max_len: Optional[int] = 10, marks: Optional[list[str]] = ["+"]) -> str:  # noqa: B006
+    """Cut a text to max_len characters (None: no limit), then append the marks (None: none)."""
+    return text[:max_len] + "".join(marks or [])
+
+
 class AliasedInput(BaseModel):
     query: str = Field(alias="q", description="What to look for")
     page_size: int = Field(default=10, alias="pageSize", description="Hits per page")

@@ -8,7 +8,7 @@ from vendorgen import requirements as runtime
 def test_bare_names_get_the_proven_range_and_others_stay_as_written() -> None:
     assert runtime.ranged(["smolagents", "gradio-client", "requests>=2"]) == (
         "smolagents>=1.20,<2",
-        "gradio_client>=1.3,<3",
+        "gradio_client>=1.8,<3",
         "requests>=2",
     )
 

@@ -60,7 +60,7 @@ def test_a_missing_client_library_is_one_line_naming_the_package(monkeypatch: py
             return ""
 
     with pytest.raises(
-        ImportError, match=r"^this vendored tool needs gradio_client>=1\.0 \(pip install 'gradio_client>=1\.0'\)"
+        ImportError, match=r"^this vendored tool needs gradio_client>=1\.8 \(pip install 'gradio_client>=1\.8'\)"
     ):
         Tool().setup()
 

@@ -39,6 +39,7 @@ ALLOWED_IMPORTS = frozenset(
         "typing.Literal",
         "smolagents.Tool",
         "._vendored_runtime.LangChainTool",
+        "._vendored_runtime.NOT_GIVEN",
     }
 )
 

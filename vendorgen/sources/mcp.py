@@ -45,6 +45,7 @@ ALLOWED_IMPORTS = frozenset(
         "._vendored_runtime.MCPSession",
         "._vendored_runtime.MCPTool",
         "._vendored_runtime.MCPToolError",
+        "._vendored_runtime.NOT_GIVEN",
         "._vendored_runtime.ToolList",
     }
 )

@@ -19,7 +19,7 @@ from vendorgen.hubclient import REPO_ID, app_token, bound_hub_requests, first_li
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, returns_note
 from vendorgen.sources import AddOptions, waiting
 
-OPTIONS = frozenset({"api_name", "all_endpoints", "name", "token"})
+OPTIONS = frozenset({"api_name", "all_endpoints", "name", "token", "keep_going"})
 ALLOWED_IMPORTS = frozenset(
     {
         "__future__.annotations",
@@ -28,6 +28,7 @@ ALLOWED_IMPORTS = frozenset(
         "smolagents.agent_types.AgentAudio",
         "smolagents.agent_types.AgentImage",
         "._vendored_runtime.SpaceTool",
+        "._vendored_runtime.NOT_GIVEN",
         "._vendored_runtime.audio_result",
     }
 )
