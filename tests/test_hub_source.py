@@ -73,7 +73,7 @@ def test_vendors_the_file_as_it_is_pinned_to_the_commit(fakehub: FakeHub, projec
 
     [entry] = tomllib.loads((project.root / "vendorgen.lock").read_text())["module"]
     assert (entry["kind"], entry["revision"], entry["tools"]) == ("hub", sha, ["shout"])
-    assert entry["requirements"] == ["smolagents", "requests"]
+    assert entry["requirements"] == ["smolagents>=1.20,<2", "requests"]
     snapshot = json.loads((project.root / entry["schema"]).read_text())
     assert snapshot["tool_py"] == TOOL_PY and snapshot["class_name"] == "ShoutTool"
     assert "hf_test" not in json.dumps(snapshot)

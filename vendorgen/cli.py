@@ -730,7 +730,7 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     workspace = Workspace.discover()
     module = serving.server_module(workspace, workspace.read_lock())
     if serving.write(workspace, module):
-        click.echo(f"wrote {module.path}", err=True)
+        _echo(f"wrote {module.path}", err=True)
     python = serving.interpreter(workspace.root)
     args = [python, "-m", module.dotted, *names, "--transport", transport, "--host", host, "--port", str(port)]
     args += ["--list"] * list_only + ["--allow-remote"] * allow_remote + ["--allow-drift"] * allow_drift
