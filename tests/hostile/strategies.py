@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from vendorgen import __version__, pipeline, runtime
+from vendorgen import schema as schema_walk
 from vendorgen.errors import GateError, VendorgenError
 from vendorgen.workspace import Workspace
 
@@ -210,7 +211,7 @@ def check_header(generated: Any) -> None:
     expected = [
         f"# from {module.source}",
         f"# endpoint{'' if len(module.endpoints) == 1 else 's'} {endpoints}{revision}"
-        f" (schema sha256 {generated.schema_sha256[:12]}).",
+        f" (schema sha256 {generated.schema_sha256}).",
     ]
     assert [unescape(line) for line in lines[2:4]] == [line.rstrip(" ") for line in expected]
     assert lines[4] == f"# Update: vendorgen update {module.name}"
@@ -298,10 +299,13 @@ def check_inputs(tool: Any, spec: Any, object_schema: dict) -> None:
     by_wire = {input_spec.wire_name: input_spec for input_spec in spec.inputs}
     for wire, property_schema in properties.items():
         input_spec = by_wire[wire]
-        assert input_spec.required == (isinstance(required, list) and wire in required)
         entry = tool.inputs[input_spec.name]
         declared = effective(property_schema, object_schema)
-        texts = [text for text in (declared.get("description"), declared.get("title")) if isinstance(text, str)]
+        # Listed as required but with a default (zod's `.default()`): the source fills it in, so optional.
+        assert input_spec.required == (isinstance(required, list) and wire in required and "default" not in declared)
+        # A property that says nothing itself takes what its union's branches say (schema.map_type's rule).
+        said = schema_walk.map_type(declared).description if not declared.get("description") else ""
+        texts = [text for text in (declared.get("description"), said, declared.get("title")) if isinstance(text, str)]
         assert entry["description"] == next((text for text in texts if text), "")
         if "default" in declared:
             assert same_json(entry["default"], declared["default"])

@@ -50,14 +50,20 @@ def endpoints(draw) -> dict:
 
 
 class RecordingClient:
-    """Stands in for gradio_client.Client: records what forward sends, answers one value per output."""
+    """Stands in for gradio_client.Client: records what forward sends (by position, in the app's
+    order: `wire_names`), answers one value per output; the app's API is the endpoint's."""
 
-    def __init__(self, outputs: int) -> None:
+    def __init__(self, outputs: int, wire_names: list[str], endpoint: dict, api_name: str) -> None:
         self.answer = [f"answer-{index}" for index in range(outputs)] if outputs > 1 else "answer"
+        self.wire_names, self.info = wire_names, {"named_endpoints": {api_name: endpoint}}
         self.sent: dict = {}
 
-    def predict(self, **arguments):
-        self.sent = arguments
+    def view_api(self, print_info: bool, return_format: str) -> dict:
+        return self.info
+
+    def predict(self, *values, api_name: str):
+        assert len(values) == len(self.wire_names)
+        self.sent = {**dict(zip(self.wire_names, values)), "api_name": api_name}
         return self.answer
 
 
@@ -78,7 +84,13 @@ def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> 
     namespace = load_module(code)  # from the file, as Python reads it, beside the runtime
     spec = module.tools[0]
     tool = namespace[spec.class_name]()  # smolagents validation runs here
-    assert tool.description == (endpoint["description"] if endpoint["description"].strip() else spec.description)
+    described = endpoint["description"]
+    if not described.strip():
+        assert tool.description == spec.description
+    elif len(spec.outputs) > 1:  # the order of several outputs follows, where the model sees it
+        assert tool.description.startswith(f"{described.rstrip()}\n\nReturns a tuple of {len(spec.outputs)} values, in this order:")
+    else:
+        assert tool.description == described
     assert tool.inputs == spec.smolagents_inputs()
     by_wire = {input_spec.wire_name: input_spec for input_spec in spec.inputs}
     for index, parameter in enumerate(endpoint["parameters"]):
@@ -93,7 +105,9 @@ def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> 
             assert entry["enum"] == parameter["type"]["enum"]
     # forward sends every required input under its wire name, untouched, and gives back the answer:
     # a parameter shadowing a name forward uses (`tuple`, `AgentImage`, `os`) breaks here.
-    tool.client = client = RecordingClient(len(spec.outputs))
+    wire = {input_spec.name: input_spec.wire_name for input_spec in spec.inputs}
+    order = [wire[name] for name in tool.parameter_order]
+    tool.client = client = RecordingClient(len(spec.outputs), order, endpoint, "/" + api_name)
     # Every file input gets a real file (an optional one's default is whatever the app said, maybe no file).
     required = {input_spec.name: argument(input_spec, index) for index, input_spec in enumerate(spec.inputs)
                 if input_spec.required or input_spec.upload}  # fmt: skip
