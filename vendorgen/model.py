@@ -112,13 +112,15 @@ class ToolSpec:
     output_schema: dict[str, Any] | None = None
     # Literal class attributes the template adds after the smolagents ones. The gate checks them
     # by value. What the runtime reads from them, by source:
-    # - space: `src`, `api_name`; `parameter_order`, the Python names of the inputs in the app's
+    # - space: `src`, `api_name`; `parameter_order`, the wire names of the inputs in the app's
     #   order (`inputs` puts required ones first), for sending by position (an app parameter may be
     #   called `headers` or `fn_index`, which Client.predict takes as its own); `file_paths`, only
-    #   when an input holds files: {Python name: [position, ...]}, each position a path into the
+    #   when an input holds files: {wire name: [position, ...]}, each position a path into the
     #   value: "" the value itself, "[*]" each item of a list, ".key" a property of an object, chained
     #   (".files[*]", "[*].background"); each file found there goes through gradio_client.handle_file.
     #   The input's schema shows such a file as a string (a local path or an http(s) URL).
+    #   Wire names, because `Config.apply` renames Python names after `build`; forward passes its
+    #   arguments to the runtime by wire name.
     # - mcp: `mcp_name`; `result_key`, when the server wraps a plain value as {result_key: value}
     #   in structuredContent (FastMCP): the tool returns the value, typed `output_type`.
     # - langchain: `lc_name`; `is_async` (True only), when only `.ainvoke()` runs the tool.

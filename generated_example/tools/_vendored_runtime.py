@@ -167,7 +167,7 @@ class SpaceTool(VendoredTool):
     parameter_order: list[str] = []
 
     def _predict(self, arguments: dict[str, Any]) -> Any:
-        """Call the endpoint with `arguments` (by Python name), sent by position in the app's order.
+        """Call the endpoint with `arguments` (by wire name), sent by position in the app's order.
 
         An argument left at NOT_GIVEN gets the app's own default. Only the positions `file_paths`
         names upload files: a local path, an http(s) URL or a PIL image (saved to a temporary file,

@@ -32,7 +32,7 @@ class KeywordTool(SpaceTool):
     output_type = "string"
     src = "http://127.0.0.1:7860/"
     api_name = "/keyword"
-    parameter_order: list[str] = ["from_", "to", "max_stops"]
+    parameter_order: list[str] = ["from", "to", "max-stops"]
 
     def forward(self, from_: str, to: str, max_stops: int = 1) -> str:
-        return self._predict({"from_": from_, "to": to, "max_stops": max_stops})
+        return self._predict({"from": from_, "to": to, "max-stops": max_stops})

@@ -105,8 +105,7 @@ def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> 
             assert entry["enum"] == parameter["type"]["enum"]
     # forward sends every required input under its wire name, untouched, and gives back the answer:
     # a parameter shadowing a name forward uses (`tuple`, `AgentImage`, `os`) breaks here.
-    wire = {input_spec.name: input_spec.wire_name for input_spec in spec.inputs}
-    order = [wire[name] for name in tool.parameter_order]
+    order = list(tool.parameter_order)  # wire names
     tool.client = client = RecordingClient(len(spec.outputs), order, endpoint, "/" + api_name)
     # Every file input gets a real file (an optional one's default is whatever the app said, maybe no file).
     required = {input_spec.name: argument(input_spec, index) for index, input_spec in enumerate(spec.inputs)

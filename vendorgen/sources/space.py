@@ -166,9 +166,9 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     constants: tuple[tuple[str, Any], ...] = (
         ("src", snapshot["src"]),
         ("api_name", api_name),
-        ("parameter_order", [spec.name for spec, _ in read]),
+        ("parameter_order", [spec.wire_name for spec, _ in read]),  # wire names: overrides rename Python ones
     )
-    if file_paths := {spec.name: positions for spec, positions in read if positions}:
+    if file_paths := {spec.wire_name: positions for spec, positions in read if positions}:
         constants += (("file_paths", file_paths),)
     tool = ToolSpec(
         name=name,
