@@ -53,7 +53,7 @@ def test_nested_files_are_paths_and_their_positions_are_recorded(vendored: tuple
 
     _, tools = vendored
     path = {"type": "string", "description": "A local path or an http(s) URL."}
-    assert tools["files"].file_paths == {"uploads_": ["[*]"]}
+    assert tools["files"].file_paths == {"uploads": ["[*]"]}  # by wire name (the parameter is uploads_)
     assert tools["chat"].file_paths == {"message": [".files[*]"]}
     assert tools["chat"].inputs["message"]["properties"]["files"]["items"] == path
     assert tools["edit"].file_paths == {"image": [".background", ".layers[*]", ".composite"]}
