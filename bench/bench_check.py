@@ -17,7 +17,8 @@ from pathlib import Path
 from _common import REPO, median_seconds, ms, row, section, times, verdict
 
 from tests.servers import OFFLINE_ENV
-from vendorgen import pipeline, sync
+from vendorgen import pipeline
+from vendorgen.sync.check import check
 from vendorgen.workspace import SCHEMAS_DIR, Workspace
 
 os.environ.update(OFFLINE_ENV)
@@ -78,7 +79,7 @@ def main() -> None:
             verdict(whole <= 1.0), f"{times(generate_all / whole)} faster than regenerating")  # fmt: skip
         workspace = Workspace(root)
         entries = workspace.read_lock()
-        in_process = median_seconds(lambda: sync.check(workspace), repeat=7)
+        in_process = median_seconds(lambda: check(workspace), repeat=7)
         row("  of which the comparison itself (lock, hashes), in-process (median of 7)", ms(in_process))
         row("  for scale: `python -c pass` (median of 7)", ms(python))
 

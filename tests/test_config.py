@@ -12,6 +12,7 @@ from tests.conftest import Project
 from vendorgen import templates_version
 from vendorgen.config import Config, Excluded, init_table, load_config
 from vendorgen.errors import SchemaError, UsageError
+from vendorgen.fingerprint import Fingerprint
 from vendorgen.sources import space
 
 API = json.loads((Path(__file__).resolve().parent / "data" / "gradio_view_api.json").read_text())
@@ -32,7 +33,7 @@ def test_defaults_without_a_table(tmp_path: Path) -> None:
     config = load(tmp_path, "")
     assert (config.output_dir, config.line_length, config.templates_dir) == ("tools", 99, None)
     assert config.apply(module()) == module()
-    assert config.fingerprint("space", SOURCE, ["keyword"]) == templates_version()
+    assert config.fingerprint("space", SOURCE, ["keyword"]) == Fingerprint(templates_version())
 
 
 def test_a_full_table_is_read(tmp_path: Path) -> None:
@@ -150,18 +151,20 @@ def test_fingerprint_parts_concern_only_what_applies(tmp_path: Path) -> None:
     config = load(
         tmp_path, '[tool.vendorgen]\ntemplates = "tpl"\n\n[tool.vendorgen.overrides.keyword]\nname = "trip"\n'
     )
-    assert config.fingerprint("space", SOURCE, ["convert"]) == templates_version()  # mcp.py.j2, keyword: not its own
-    assert config.fingerprint("mcp", SOURCE, ["convert"]).startswith(f"{templates_version()} custom:")
+    version = templates_version()
+    assert config.fingerprint("space", SOURCE, ["convert"]) == Fingerprint(version)  # mcp.py.j2, keyword: not its own
+    custom = config.fingerprint("mcp", SOURCE, ["convert"])
+    assert custom.templates == version and custom.custom_templates and not custom.settings
     renamed = config.fingerprint("space", SOURCE, ["trip"])  # the override, found by its new name
-    assert renamed.startswith(f"{templates_version()} config:") and renamed == config.fingerprint(
-        "space", SOURCE, ["keyword"]
-    )
+    assert renamed.settings and not renamed.custom_templates
+    assert renamed == config.fingerprint("space", SOURCE, ["keyword"])
 
     (tmp_path / "tpl" / "_macros.py.j2").write_text("shared\n")
     shared = load_config(tmp_path).fingerprint("space", SOURCE, ["convert"])
-    assert shared.startswith(f"{templates_version()} custom:")
+    assert shared.custom_templates and shared.templates == version
     (tmp_path / "tpl" / "_macros.py.j2").write_text("shared, edited\n")
-    assert load_config(tmp_path).fingerprint("space", SOURCE, ["convert"]) != shared
+    edited = load_config(tmp_path).fingerprint("space", SOURCE, ["convert"])
+    assert edited.custom_templates not in ("", shared.custom_templates)
 
 
 # -- vendorgen init ------------------------------------------------------------------------------

@@ -152,7 +152,7 @@ def test_a_custom_template_changes_the_output_and_check_knows(copy: Project) -> 
     output = check_fails_then_update_fixes(copy, "custom templates now override the built-in ones")
     assert "-# Update: vendorgen update convert\n+# Reviewed by ACME before use.\n" in output
     assert "# Reviewed by ACME before use.\n" in (copy.root / "tools/convert.py").read_text()
-    assert lock(copy)["convert"]["templates"].startswith(f"{templates_version()} custom:")
+    assert lock(copy)["convert"]["templates"] == templates_version() and lock(copy)["convert"]["custom_templates"]
 
     # Another kind's template does not concern space modules.
     (templates / "mcp.py.j2").write_text("{# not used by space modules #}\n")
@@ -162,7 +162,7 @@ def test_a_custom_template_changes_the_output_and_check_knows(copy: Project) -> 
     check_fails_then_update_fixes(copy, "custom templates changed")
     configure(copy, "")
     check_fails_then_update_fixes(copy, "custom templates no longer apply")
-    assert lock(copy)["convert"]["templates"] == templates_version()
+    assert lock(copy)["convert"]["templates"] == templates_version() and "custom_templates" not in lock(copy)["convert"]
 
 
 def test_a_line_length_change_is_drift(copy: Project) -> None:

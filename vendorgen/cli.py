@@ -378,17 +378,15 @@ def list_(as_json: bool) -> None:
     Example:
       vendorgen list --json
     """
-    from vendorgen import sync
+    from vendorgen import report
+    from vendorgen.sync.local import local_state
 
     if as_json:
         _json_mode("list")
     workspace = _workspace(need_lock=False)
-    states = [sync.local_state(workspace, entry) for entry in workspace.read_lock()]
+    states = [local_state(workspace, entry) for entry in workspace.read_lock()]
     if as_json:
-        rows = [{"name": state.entry.name, "path": state.entry.path, "source": state.entry.source,
-                 "status": state.status, "tools": list(state.entry.tools), "revision": state.entry.revision,
-                 "problems": state.problems} for state in states]  # fmt: skip
-        _report(workspace, True, rows)
+        _report(workspace, True, [report.list_json(state) for state in states])
         return
     if not states:
         _say("nothing vendored yet; try `vendorgen add --help`")
@@ -422,28 +420,34 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool
       vendorgen check --allow-edits      # edits are yours; only drift fails
       vendorgen check --remote convert
     """
-    from vendorgen import sync
+    from vendorgen import report
 
     if as_json:
         _json_mode("check")
     _refuse_together(click.get_current_context(), "remote", "allow_edits", "--remote checks upstream, not local edits")
     workspace = _workspace()
     if remote:
-        entries = sync.select(workspace.read_lock(), names)
+        from vendorgen.sync import remote as upstream
+        from vendorgen.sync.local import select
+
+        entries = select(workspace.read_lock(), names)
         with _counter(len(entries), "checking sources") as advance:
-            results = sync.check_remote(workspace, entries, advance)
-        code = sync.remote_exit_code(results)
+            results = upstream.check_remote(workspace, entries, advance)
+        code = upstream.remote_exit_code(results)
         if as_json:
-            _report(workspace, code == 0, [result.to_json() for result in results], sync.remote_errors(results))
+            errors = [report.source_error_json(error) for error in upstream.source_errors(results)]
+            _report(workspace, code == 0, [report.upstream_json(result) for result in results], errors)
         else:
-            _say(sync.render_remote(results), nl=False)
+            _say(report.remote_text(results), nl=False)
     else:
-        report = sync.check(workspace, names, allow_edits)
-        code = 0 if report.ok else 1
+        from vendorgen.sync.check import check as check_offline
+
+        result = check_offline(workspace, names, allow_edits)
+        code = 0 if result.ok else 1
         if as_json:
-            _report(workspace, report.ok, [state.to_json() for state in report.states], extra=report.extra)
+            _report(workspace, result.ok, [report.check_json(state) for state in result.states], extra=result.extra)
         else:
-            _say(report.render(), nl=False)
+            _say(report.check_text(result), nl=False)
     if code:
         sys.exit(code)
 
@@ -488,22 +492,21 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
       vendorgen update --offline          # after changing templates or [tool.vendorgen]
       vendorgen update shouter --trust    # take a hub tool's new code (read `vendorgen diff` first)
     """
-    from vendorgen import sync
+    from vendorgen import report
+    from vendorgen.sync.local import select
+    from vendorgen.sync.update import apply_update, plan_update
 
     if as_json:
         _json_mode("update")
     workspace = _workspace()
-    entries = sync.select(workspace.read_lock(), names)
-    plan = sync.plan_update(workspace, entries, offline, trust, progress=lambda chosen: _progress(chosen, "reading"))
+    entries = select(workspace.read_lock(), names)
+    plan = plan_update(workspace, entries, offline, trust, progress=lambda chosen: _progress(chosen, "reading"))
     preview = dry_run or show_diff
     if not preview:
-        sync.apply_update(workspace, plan.steps, plan.runtime)
+        apply_update(workspace, plan.steps, plan.runtime)
     error = plan.error(preview)
     if as_json:
-        modules = [{"name": step.entry.name, "path": step.entry.path, "source": step.entry.source,
-                    "status": step.action, "written": step.writes and not preview, "changes": list(step.changes),
-                    "note": step.note or None, "diff": step.diff() if show_diff else None}
-                   for step in plan.steps]  # fmt: skip
+        modules = [report.step_json(step, step.writes and not preview, show_diff) for step in plan.steps]
         notes = list(plan.runtime.notes) if plan.runtime else []
         errors = [{"message": str(exc), "source": entry.source, "modules": [entry.name]}
                   for entry, exc in plan.failures]  # fmt: skip
@@ -517,11 +520,13 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
 
 
 def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, show_diff: bool) -> None:
+    from vendorgen.report import step_text
+
     if not steps:
         _say("nothing to update")
     for step in steps:
         if step.action != "up to date":
-            _say(step.render(preview))
+            _say(step_text(step, preview))
         if step.review:
             from vendorgen.review import review
 
@@ -551,22 +556,24 @@ def diff(names: tuple[str, ...], offline: bool, as_json: bool) -> None:
       vendorgen diff convert
       vendorgen diff --offline            # local edits of every module
     """
-    from vendorgen import sync
+    from vendorgen import report
+    from vendorgen.sync.diff import diff as diff_modules
+    from vendorgen.sync.local import select
 
     if as_json:
         _json_mode("diff")
     workspace = _workspace()
-    reports = sync.diff_reports(workspace, sync.select(workspace.read_lock(), names), offline)
-    failed = [report for report in reports if report.error is not None]
+    diffs = diff_modules(workspace, select(workspace.read_lock(), names), offline)
+    failed = [item for item in diffs if item.error is not None]
     if as_json:
-        errors = [{"message": str(report.error), "source": report.local.entry.source,
-                   "modules": [report.local.entry.name]} for report in failed]  # fmt: skip
-        _report(workspace, not failed, [report.to_json() for report in reports], errors)
+        errors = [{"message": str(item.error), "source": item.local.entry.source,
+                   "modules": [item.local.entry.name]} for item in failed]  # fmt: skip
+        _report(workspace, not failed, [report.diff_json(item) for item in diffs], errors)
     else:
-        _say("\n".join(report.render() for report in reports), nl=False)
+        _say("\n".join(report.diff_text(item) for item in diffs), nl=False)
     if failed:
-        worst = max((report.error for report in failed if report.error), key=lambda error: error.exit_code)
-        raise type(worst)("; ".join(f"{report.local.entry.name}: {report.error}" for report in failed))
+        worst = max((item.error for item in failed if item.error), key=lambda error: error.exit_code)
+        raise type(worst)("; ".join(f"{item.local.entry.name}: {item.error}" for item in failed))
 
 
 @cli.command()
@@ -582,14 +589,15 @@ def remove(names: tuple[str, ...], force: bool, as_json: bool) -> None:
     Example:
       vendorgen remove convert
     """
-    from vendorgen import sync
+    from vendorgen.sync.local import select
+    from vendorgen.sync.remove import remove as remove_modules
     from vendorgen.workspace import LOCK_NAME
 
     if as_json:
         _json_mode("remove")
     workspace = _workspace()
-    chosen = sync.select(workspace.read_lock(), names)
-    deleted = sync.remove(workspace, names, force)
+    chosen = select(workspace.read_lock(), names)
+    deleted = remove_modules(workspace, names, force)
     if as_json:
         modules = [{"name": entry.name, "path": entry.path, "source": entry.source, "status": "removed",
                     "deleted": [path for path in deleted if path in (entry.path, entry.schema)]}

@@ -35,6 +35,7 @@ from typing import Any
 
 from vendorgen import __version__, naming, templates_version
 from vendorgen.errors import UsageError
+from vendorgen.fingerprint import Fingerprint
 from vendorgen.formatter import DEFAULT_LINE_LENGTH
 from vendorgen.model import InputSpec, ModuleSpec, ToolSpec
 
@@ -121,23 +122,21 @@ class Config:
 
     # -- what the lock records ---------------------------------------------
 
-    def fingerprint(self, kind: str, source: str, tools: Iterable[str]) -> str:
+    def fingerprint(self, kind: str, source: str, tools: Iterable[str]) -> Fingerprint:
         """What besides the snapshot and vendorgen's version decides a module's code.
 
-        The built-in templates version, then `custom:<hash>` of the user's template
-        files for this kind and `config:<hash>` of the settings that concern this
-        module (`tools`: its final tool names), each only when there are any.
+        The built-in templates version, the hash of the user's template files for this
+        kind and the hash of the settings that concern this module (`tools`: its final
+        tool names); either hash is "" when there is nothing to hash.
         """
-        parts = [templates_version()]
+        custom = ""
         if self.templates_dir is not None:
             if kind not in self._template_hashes:
                 self._template_hashes[kind] = _hash_templates(self.templates_dir, kind)
-            if self._template_hashes[kind]:
-                parts.append(f"custom:{self._template_hashes[kind]}")
+            custom = self._template_hashes[kind]
         settings = self._settings_for(source, set(tools))
-        if settings:
-            parts.append(f"config:{_short_hash(json.dumps(settings, sort_keys=True).encode())}")
-        return " ".join(parts)
+        settings_hash = _short_hash(json.dumps(settings, sort_keys=True).encode()) if settings else ""
+        return Fingerprint(templates_version(), custom, settings_hash)
 
     def _settings_for(self, source: str, tools: set[str]) -> dict[str, Any]:
         settings: dict[str, Any] = {}

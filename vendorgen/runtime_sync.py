@@ -95,9 +95,9 @@ def plan(
 def _merged(workspace: Workspace, entry: RuntimeEntry, on_disk: str, changes: RuntimeChanges) -> str:
     """An edited copy written by another vendorgen, merged with this one's from the text as it was written."""
     from vendorgen.merge import merge3
-    from vendorgen.sync import written_text
+    from vendorgen.sync.history import written_text
 
-    base = written_text(workspace, entry)  # type: ignore[arg-type]  # reads .path and .sha256 only
+    base = written_text(workspace, entry)
     if base is None:
         raise VendorgenError(
             f"{entry.path} has local edits and was written by {entry.generator}, and git holds no copy of it as"

@@ -41,6 +41,7 @@ import tomli_w
 
 from vendorgen.config import load_config
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.fingerprint import Fingerprint
 from vendorgen.projectfiles import (
     JOURNAL_NAME,
     LOCK_NAME,
@@ -104,7 +105,7 @@ class LockEntry:
     path: str  # generated file, relative to the root
     sha256: str
     generator: str
-    templates: str
+    templates: Fingerprint  # the lock's keys templates, custom_templates and settings
     requirements: tuple[str, ...] = ()  # what the module needs installed (ModuleSpec.requirements)
 
     FIELDS = ("name", "kind", "source", "endpoints", "tools", "revision", "schema", "schema_sha256", "path",
@@ -119,9 +120,9 @@ class LockEntry:
             raise VendorgenError(f"{LOCK_NAME}: every module must be a [[module]] table")
         name = table.get("name", "?")
         values: dict[str, Any] = {}
-        for key in cls.FIELDS:
+        for key in (*cls.FIELDS, *Fingerprint.OPTIONAL):
             if key not in table:
-                if key in cls.OPTIONAL:
+                if key in cls.OPTIONAL or key in Fingerprint.OPTIONAL:
                     continue
                 raise VendorgenError(f"{LOCK_NAME}: entry {name!r} lacks {key}")
             value = table[key]
@@ -132,12 +133,25 @@ class LockEntry:
             elif not isinstance(value, str):
                 raise VendorgenError(f"{LOCK_NAME}: {key} of entry {name!r} must be a string")
             values[key] = value
+        values["templates"] = _fingerprint(name, values["templates"], *(values.pop(key, "") for key in Fingerprint.OPTIONAL))
         entry = cls(**values)
         try:
             entry.files  # noqa: B018 - validates them
         except UsageError as exc:
             raise VendorgenError(f"{LOCK_NAME}: {exc}; nothing was changed") from None
         return entry
+
+    def to_toml(self) -> dict[str, Any]:
+        """The `[[module]]` table: lists as arrays, the fingerprint's parts as keys of their own (empty ones left out)."""
+        table: dict[str, Any] = {}
+        for key in self.FIELDS:
+            value = getattr(self, key)
+            if key == "templates":
+                table["templates"] = value.templates
+                table.update((part, getattr(value, part)) for part in Fingerprint.OPTIONAL if getattr(value, part))
+            else:
+                table[key] = list(value) if isinstance(value, tuple) else value
+        return table
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -162,15 +176,20 @@ LOCK_HEADER = "# Written by vendorgen: what is vendored, from where, and the has
 
 
 def dump_lock(entries: list[LockEntry], runtimes: Iterable[RuntimeEntry] = ()) -> str:
-    modules = [
-        {key: list(value) if isinstance(value, tuple) else value
-         for key in LockEntry.FIELDS for value in [getattr(entry, key)]}
-        for entry in sorted(entries, key=lambda e: e.name)
-    ]  # fmt: skip
+    modules = [entry.to_toml() for entry in sorted(entries, key=lambda e: e.name)]
     data: dict[str, Any] = {"version": LOCK_VERSION, "module": modules}
     if runtimes := sorted(runtimes, key=lambda r: r.path):
         data["runtime"] = [{key: getattr(runtime, key) for key in RuntimeEntry.FIELDS} for runtime in runtimes]
     return LOCK_HEADER + tomli_w.dumps(data)
+
+
+def _fingerprint(name: str, templates: str, custom_templates: str, settings: str) -> Fingerprint:
+    """The fingerprint of entry `name`; a lock written before its parts had keys of their own holds them in `templates`."""
+    if " " not in templates:
+        return Fingerprint(templates, custom_templates, settings)
+    if custom_templates or settings:
+        raise VendorgenError(f"{LOCK_NAME}: templates of entry {name!r} must be one version, not {templates!r}")
+    return Fingerprint.from_legacy(templates)
 
 
 def _parse_lock_text(text: str) -> tuple[list[LockEntry], list[RuntimeEntry]]:

@@ -1,0 +1,62 @@
+"""`vendorgen check`, offline: every locked module against its file, and files that look vendored but are not locked."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from vendorgen.projectfiles import VENDORED_HEADER
+from vendorgen.sync.local import LocalState, local_state, select
+from vendorgen.workspace import LockEntry, Workspace
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    states: list[LocalState]
+    extra: list[str]  # files that say they are vendored but that the lock does not list
+    allow_edits: bool = False
+    runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.runtime_sync, vendorgen.serve)
+
+    @property
+    def failing(self) -> list[LocalState]:
+        return [state for state in self.states if state.fails(self.allow_edits)]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failing and not self.extra and not self.runtime
+
+
+def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckResult:
+    """The modules called `names` (default: all) compared with their files, and the extra files."""
+    entries = workspace.read_lock()
+    from vendorgen import runtime_sync, serve
+
+    states = [local_state(workspace, entry) for entry in select(entries, names)]
+    runtime = tuple(runtime_sync.problems(workspace, entries, allow_edits)) + tuple(serve.problems(workspace, entries))
+    return CheckResult(states, extra_files(workspace, entries), allow_edits, runtime)
+
+
+def extra_files(workspace: Workspace, entries: Iterable[LockEntry]) -> list[str]:
+    """Files in an output directory that say they are vendored but that the lock does not list."""
+    entries = list(entries)
+    owned = {entry.path for entry in entries}
+    directories = {workspace.config.output_dir, *(Path(entry.path).parent.as_posix() for entry in entries)}
+    extras = []
+    for directory in sorted(directories):
+        absolute = workspace.inside(Path(directory), "output directory")
+        for path in sorted(absolute.glob("*.py")) if absolute.is_dir() else ():
+            relative = workspace.relative(path)
+            if relative not in owned and _looks_vendored(path):
+                extras.append(relative)
+    return extras
+
+
+def _looks_vendored(path: Path) -> bool:
+    """A regular file starting with vendorgen's header; a link is not vendorgen's and is not followed."""
+    if not stat.S_ISREG(os.lstat(path).st_mode):
+        return False
+    with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), encoding="utf-8", errors="replace") as handle:
+        return handle.readline().startswith(VENDORED_HEADER)
