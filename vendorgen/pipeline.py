@@ -11,6 +11,7 @@ from typing import Any
 from vendorgen import runtime_sync, sources
 from vendorgen.config import GENERATOR, Excluded
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.fingerprint import Fingerprint
 from vendorgen.model import ModuleSpec
 from vendorgen.pysource import python_text
 from vendorgen.requirements import ranged
@@ -25,7 +26,7 @@ class Generated:
     snapshot: dict[str, Any]
     schema_sha256: str
     code: str
-    templates: str  # the lock's `templates`: built-in version plus custom templates and settings
+    templates: Fingerprint  # the lock's `templates`: built-in version plus custom templates and settings
 
 
 def generate(snapshot: dict[str, Any], workspace: Workspace) -> Generated:
