@@ -133,7 +133,8 @@ class LockEntry:
             elif not isinstance(value, str):
                 raise VendorgenError(f"{LOCK_NAME}: {key} of entry {name!r} must be a string")
             values[key] = value
-        values["templates"] = _fingerprint(name, values["templates"], *(values.pop(key, "") for key in Fingerprint.OPTIONAL))
+        parts = (values.pop(key, "") for key in Fingerprint.OPTIONAL)
+        values["templates"] = _fingerprint(name, values["templates"], *parts)
         entry = cls(**values)
         try:
             entry.files  # noqa: B018 - validates them
@@ -142,7 +143,7 @@ class LockEntry:
         return entry
 
     def to_toml(self) -> dict[str, Any]:
-        """The `[[module]]` table: lists as arrays, the fingerprint's parts as keys of their own (empty ones left out)."""
+        """The `[[module]]` table: lists as arrays, the fingerprint's parts as keys of their own (empty ones out)."""
         table: dict[str, Any] = {}
         for key in self.FIELDS:
             value = getattr(self, key)
@@ -184,7 +185,7 @@ def dump_lock(entries: list[LockEntry], runtimes: Iterable[RuntimeEntry] = ()) -
 
 
 def _fingerprint(name: str, templates: str, custom_templates: str, settings: str) -> Fingerprint:
-    """The fingerprint of entry `name`; a lock written before its parts had keys of their own holds them in `templates`."""
+    """The fingerprint of entry `name`; locks written before its parts had keys of their own hold all in `templates`."""
     if " " not in templates:
         return Fingerprint(templates, custom_templates, settings)
     if custom_templates or settings:

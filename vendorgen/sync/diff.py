@@ -25,6 +25,8 @@ def diff(workspace: Workspace, entries: Sequence[LockEntry], offline: bool = Fal
     """For each module, upstream changes (locked snapshot -> live source) and local edits (generated -> disk)."""
     reinspector = Reinspector(workspace)  # each source read once for all its modules
     return [
-        ModuleDiff(local_state(workspace, entry, regenerate_anyway=True), None if offline else reinspector.compare(entry))
+        ModuleDiff(
+            local_state(workspace, entry, regenerate_anyway=True), None if offline else reinspector.compare(entry)
+        )
         for entry in entries
     ]

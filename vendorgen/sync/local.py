@@ -101,7 +101,13 @@ def local_state(workspace: Workspace, entry: LockEntry, regenerate_anyway: bool 
     edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
     # The lock's hashes alone prove nothing (a pull request can change the lock and the snapshot
     # together): the fast path also needs the file itself to name the snapshot, hashed from its bytes.
-    if on_disk is not None and not edited and not drift and not regenerate_anyway and _names_snapshot(on_disk, snapshot):
+    if (
+        on_disk is not None
+        and not edited
+        and not drift
+        and not regenerate_anyway
+        and _names_snapshot(on_disk, snapshot)
+    ):
         return LocalState(entry, on_disk)
     try:
         base = regenerate(snapshot, workspace).code
@@ -131,4 +137,3 @@ def lock_drift(workspace: Workspace, entry: LockEntry, snapshot: dict[str, Any])
     if (schema_sha256 := sha256_text(canonical_json(snapshot))) != entry.schema_sha256:
         reasons.append(Drift("snapshot", entry.schema_sha256, schema_sha256))
     return reasons
-

@@ -65,7 +65,9 @@ class UpdatePlan:
         """What the run ends with: the worst failure's kind (exit code), naming every problem."""
         problems = [f"could not update {entry.name}: {error}" for entry, error in self.failures]
         if self.runtime is not None:
-            problems += [f"{note}: resolve the <<<<<<< markers" for note in self.runtime.notes if note.startswith("conflict")]
+            problems += [
+                f"{note}: resolve the <<<<<<< markers" for note in self.runtime.notes if note.startswith("conflict")
+            ]
         if self.conflicted and dry_run:
             problems.append(f"updating would leave merge conflicts in {', '.join(self.conflicted)}")
         elif self.conflicted:
@@ -204,4 +206,6 @@ def apply_update(workspace: Workspace, steps: Sequence[Step], runtime: RuntimeCh
         if runtime is None:
             workspace.commit(files, list(entries.values()))
         else:
-            workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
+            workspace.commit(
+                {**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries
+            )
