@@ -47,6 +47,8 @@ def test_a_usage_error_while_reinspecting_is_its_own_error(stdio_project: Projec
     refused_alone(stdio_project.run("check", "--remote", env=env), reason)
     refused_alone(stdio_project.run("update", env=env), reason)
     refused_alone(stdio_project.run("update", "--dry-run", env=env), reason)
+    refused_alone(stdio_project.run("diff", env=env), reason)
+    refused_alone(stdio_project.run("check", "--remote", "--json", env=env), reason)
 
     assert stdio_project.snapshot() == before
 

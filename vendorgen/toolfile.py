@@ -17,7 +17,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from vendorgen.errors import SchemaError, UsageError
+from vendorgen.errors import NotOffered, SchemaError, UsageError
 from vendorgen.literals import escape_text
 
 # The class attributes smolagents reads; the first four are required.
@@ -82,8 +82,8 @@ class ToolFile:
                     f"{self.label} defines {len(names)} Tool classes ({', '.join(names)}); pick one with --class"
                 )
             return names[0]
-        if class_name not in names:
-            raise UsageError(f"{self.label} has no Tool class {class_name!r}; it defines: {', '.join(names)}")
+        if class_name not in names:  # at re-inspection: the module is gone upstream
+            raise NotOffered(f"{self.label} has no Tool class {class_name!r}; it defines: {', '.join(names)}")
         return class_name
 
     def attributes(self, class_name: str) -> dict[str, Any]:
