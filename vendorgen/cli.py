@@ -433,12 +433,12 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool
         entries = select(workspace.read_lock(), names)
         with _counter(len(entries), "checking sources") as advance:
             results = upstream.check_remote(workspace, entries, advance)
-        code = upstream.remote_exit_code(results)
+        code, errors = upstream.remote_exit_code(results), upstream.source_errors(results)
         if as_json:
-            errors = [report.source_error_json(error) for error in upstream.source_errors(results)]
-            _report(workspace, code == 0, [report.upstream_json(result) for result in results], errors)
+            rows = [report.upstream_json(result) for result in results]
+            _report(workspace, code == 0, rows, [report.source_error_json(error) for error in errors])
         else:
-            _say(report.remote_text(results), nl=False)
+            _say(report.remote_text(results, errors), nl=False)
     else:
         from vendorgen.sync.check import check as check_offline
 

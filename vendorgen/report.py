@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from vendorgen.config import Excluded
 from vendorgen.projectfiles import LOCK_NAME
-from vendorgen.sync.remote import SourceError, Upstream, source_errors
 
 if TYPE_CHECKING:
     from vendorgen.fingerprint import Drift
     from vendorgen.sync.check import CheckResult
     from vendorgen.sync.diff import ModuleDiff
     from vendorgen.sync.local import LocalState
+    from vendorgen.sync.remote import SourceError, Upstream
     from vendorgen.sync.update import Step
     from vendorgen.workspace import LockEntry
 
@@ -131,9 +131,9 @@ def source_error_json(error: SourceError) -> dict[str, Any]:
     return {"source": error.source, "modules": error.modules, "message": error.message}
 
 
-def remote_text(results: Sequence[Upstream]) -> str:
+def remote_text(results: Sequence[Upstream], errors: Sequence[SourceError]) -> str:
     lines = []
-    for error in source_errors(results):
+    for error in errors:
         lines.append(f"{error.source}: cannot check {', '.join(error.modules)}: {error.message}")
     for result in results:
         if result.changes:

@@ -54,10 +54,6 @@ class UpdatePlan:
     runtime: RuntimeChanges | None = None  # the runtime modules the updated modules need
 
     @property
-    def writes_runtime(self) -> bool:
-        return self.runtime is not None and bool(self.runtime.files or self.runtime.removed)
-
-    @property
     def conflicted(self) -> list[str]:
         return [step.entry.path for step in self.steps if step.action == "conflict"]
 
