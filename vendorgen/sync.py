@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vendorgen import pins
 from vendorgen.config import GENERATOR, Excluded
 from vendorgen.errors import NotOffered, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.merge import has_conflict_markers, merge3, unified_diff
@@ -300,17 +301,19 @@ class Reinspector:
     A source found unreachable is not contacted again for its other modules: they get the same error.
     """
 
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(self, workspace: Workspace, move_pins: bool = False) -> None:
         self.workspace = workspace
+        self.move_pins = move_pins  # update: a pinned npx/uvx package moves to its registry's latest version
         self.answers: dict[str, list[dict[str, Any]] | VendorgenError] = {}
         self.unreachable: dict[str, SourceUnreachable] = {}
 
     def snapshot(self, entry: LockEntry, locked: dict[str, Any]) -> dict[str, Any]:
         """The live snapshot of `entry`'s module, inspected with the options it was added with."""
         options = snapshot_options(locked)
-        key = entry.source + "\0" + canonical_json(dataclasses.asdict(options))
+        source = pins.moved(entry.source, locked) if self.move_pins else entry.source
+        key = source + "\0" + canonical_json(dataclasses.asdict(options))
         if key not in self.answers:
-            self.answers[key] = self.unreachable.get(entry.source) or self._inspect(entry.source, options)
+            self.answers[key] = self.unreachable.get(source) or self._inspect(source, options)
         answer = self.answers[key]
         if isinstance(answer, Gone):
             raise Gone(
@@ -343,15 +346,16 @@ class Reinspector:
         try:
             locked = self.workspace.read_snapshot(entry)
             live = self.snapshot(entry, locked)
+            newer = pins.newer(locked)  # a pinned package's newer version is reported, not run
             if canonical_json(live) == canonical_json(locked):
-                return Upstream(entry)
+                return Upstream(entry, changes=newer)
             base = _generate(locked, self.workspace)
             new = _generate(live, self.workspace)
         except Gone as exc:  # a change, not a failure to check
             return Upstream(entry, changes=(f"- module {entry.name}: {exc}",))
         except VendorgenError as exc:
             return Upstream(entry, error=exc)
-        return Upstream(entry, base, new, upstream_changes(base, new))
+        return Upstream(entry, base, new, upstream_changes(base, new) + newer)
 
 
 def snapshot_options(snapshot: dict[str, Any]) -> AddOptions:
@@ -590,7 +594,7 @@ def plan_update(
     """
     from vendorgen import runtime_sync
 
-    reinspector = Reinspector(workspace)
+    reinspector = Reinspector(workspace, move_pins=True)
     steps, failures = [], []
     for entry in progress(entries):
         try:
