@@ -52,6 +52,7 @@ def lock_entry(project: Project, name: str) -> dict[str, Any]:
         ("uv tool run --isolated pkg", "pkg", "pkg@2.0"),
         ("npx -y @scope/server@1.2.3 stdio", "@scope/server@1.2.3", "@scope/server@1.2.3"),
         ("npx @scope/server@1.2", "@scope/server@1.2", "@scope/server@2.0"),  # npm's 1.2 is a range
+        ("npx --registry http://127.0.0.1:1/ -y server", "server", "server@2.0"),
     ],
 )
 def test_the_package_word_and_how_it_is_pinned(line: str, word: str, pinned: str) -> None:
@@ -180,7 +181,7 @@ def test_a_newer_npm_version_is_reported(npm_registry: str, tmp_path: Path) -> N
         pytest.skip("npm is not installed (needs node)")
 
     def snapshot(version: str) -> dict[str, Any]:
-        args = [f"--registry={npm_registry}", f"--cache={tmp_path}", "-y", f"@scope/server@{version}", "stdio"]
+        args = ["--registry", npm_registry, f"--cache={tmp_path}", "--offline", "-y", f"@scope/server@{version}", "stdio"]
         package = {"name": "@scope/server", "version": version}
         return {"server": {"transport": "stdio", "command": "npx", "args": args, "env": [], "package": package}}
 

@@ -86,14 +86,35 @@ def package_spec(argv: list[str]) -> Spec | None:
 # -- npx -----------------------------------------------------------------------------------------
 
 
+# npm's settings that take a value as the next word; `-p`/`-c` name what runs, so they leave the
+# command line unpinned. Any other option is a flag.
+_NPX_VALUED = frozenset({"--registry", "--cache", "--userconfig", "--prefix", "--loglevel", "-w", "--workspace"})
+
+
 def _npx_spec(argv: list[str]) -> Spec | None:
-    position = next((index for index, word in enumerate(argv[1:], 1) if not word.startswith("-")), None)
-    if position is None or any(word in ("-p", "--package", "-c", "--call") for word in argv[1:position]):
+    index = 1
+    while index < len(argv) and argv[index].startswith("-"):
+        if argv[index] in ("-p", "--package", "-c", "--call"):
+            return None
+        index += 2 if argv[index] in _NPX_VALUED else 1
+    if index >= len(argv):
         return None
-    word = argv[position]
+    word = argv[index]
     at = word.rfind("@")
     name, version = (word[:at], word[at + 1 :]) if at > 0 else (word, "")
-    return Spec(position, name, "", version, "@", bool(_NPM_EXACT.match(version)))
+    return Spec(index, name, "", version, "@", bool(_NPM_EXACT.match(version)))
+
+
+def _npm_settings(argv: list[str], spec: Spec) -> list[str]:
+    """The settings on npx's command line that `npm view` needs too (`--registry URL`, `--cache=DIR`)."""
+    settings, index = [], 1
+    while index < spec.position:
+        option = argv[index]
+        valued = option in _NPX_VALUED
+        if valued or option.startswith("--") and "=" in option:
+            settings += argv[index : index + 1 + valued]
+        index += 1 + valued
+    return settings
 
 
 def _installed_npm_version(name: str) -> str:
@@ -211,8 +232,8 @@ def latest(server: Mapping[str, Any]) -> tuple[Spec, str] | None:
     if spec.launcher:
         version = _uvx_version(spec, f"{spec.name}{spec.extras}@latest")
     else:
-        settings = [word for word in argv[1 : spec.position] if word.startswith("--") and "=" in word]  # --registry=
-        version = _run(["npm", "view", *settings, "--json", spec.name, "version"], f"npm view {spec.name} version")
+        version = _run(["npm", "view", *_npm_settings(argv, spec), "--json", spec.name, "version"],
+                       f"npm view {spec.name} version")  # fmt: skip
     return (spec, version) if _later(version, str(package.get("version"))) else None
 
 
