@@ -28,6 +28,7 @@ from tests.conftest import Project
 from tests.servers import SERVERS_DIR
 from tests.test_mcp_source import by_name, close, new_project, vendor
 from vendorgen import pins
+from vendorgen.errors import SourceUnreachable
 
 
 def lock_entry(project: Project, name: str) -> dict[str, Any]:
@@ -180,8 +181,9 @@ def test_a_newer_npm_version_is_reported(npm_registry: str, tmp_path: Path) -> N
     if shutil.which("npm") is None:
         pytest.skip("npm is not installed (needs node)")
 
-    def snapshot(version: str) -> dict[str, Any]:
-        args = ["--registry", npm_registry, f"--cache={tmp_path}", "--offline", "-y", f"@scope/server@{version}", "stdio"]
+    def snapshot(version: str, registry: str = npm_registry) -> dict[str, Any]:
+        args = ["--registry", registry, f"--cache={tmp_path}", "--fetch-retries=0", "--offline", "-y",
+                f"@scope/server@{version}", "stdio"]  # fmt: skip
         package = {"name": "@scope/server", "version": version}
         return {"server": {"transport": "stdio", "command": "npx", "args": args, "env": [], "package": package}}
 
@@ -189,3 +191,5 @@ def test_a_newer_npm_version_is_reported(npm_registry: str, tmp_path: Path) -> N
     assert pins.newer(snapshot("1.0.0")) == (line,)
     assert pins.newer(snapshot("1.1.0")) == ()
     assert pins.moved("mcp:stdio:npx ...", snapshot("1.0.0")).endswith(" -y @scope/server@1.1.0 stdio")
+    with pytest.raises(SourceUnreachable, match=r"^npm view @scope/server version failed: .*ECONNREFUSED"):
+        pins.newer(snapshot("1.0.0", registry="http://127.0.0.1:9/"))  # nothing listens: check --remote exits 2

@@ -200,9 +200,21 @@ def _run(argv: list[str], what: str) -> str:
         raise SourceUnreachable(f"cannot run {what}: {exc}") from None
     version = done.stdout.strip().strip('"')
     if done.returncode != 0 or not _VERSION.match(version):
-        reason = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
-        raise SourceUnreachable(f"{what} failed: {reason}")
+        raise SourceUnreachable(f"{what} failed: {_reason(done)}")
     return version
+
+
+def _reason(done: subprocess.CompletedProcess[str]) -> str:
+    """npm's error summary (`--json` puts it on stdout), uv's `error:` and `cause:` lines, else the last line."""
+    try:
+        summary = json.loads(done.stdout)["error"]["summary"]
+    except (ValueError, KeyError, TypeError):
+        summary = None
+    if isinstance(summary, str) and summary:
+        return summary
+    lines = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+    said = [line for line in lines if line.startswith(("error:", "cause:"))]
+    return " ".join(said) or (lines or [f"exit status {done.returncode}"])[-1]
 
 
 def _environment() -> dict[str, str]:
