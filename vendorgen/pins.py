@@ -231,12 +231,12 @@ def _environment() -> dict[str, str]:
 def latest(server: Mapping[str, Any]) -> tuple[Spec, str] | None:
     """For a pinned npx/uvx server: where its package is, and the registry's latest version when it is
     later than the pinned one; else None."""
-    from vendorgen.sources.mcp import resolved_argv
-    from vendorgen.workspace import find_root
-
     package = server.get("package")
     if not isinstance(package, Mapping):
         return None
+    from vendorgen.sources.mcp import resolved_argv
+    from vendorgen.workspace import find_root
+
     argv = [str(word) for word in resolved_argv(server, find_root())]  # the project's paths, as the server gets them
     spec = package_spec(argv)
     if spec is None or spec.name != package.get("name"):
