@@ -5,6 +5,7 @@
 - a parameter named `headers` is vendored, with `parameter_order` for sending by position;
 - several outputs: their order is in the description smolagents shows the model;
 - an app without descriptions: the docstring says "Calls ..." once;
+- an argument not given is sent as the app's default pinned when vendored, never looked up at run time;
 - `--all-endpoints --keep-going`: one endpoint refused, the others vendored, the refused one named.
 
 smolagents' `Tool.from_space` cannot be compared here: with gradio_client 2 it fails to build any
@@ -43,8 +44,9 @@ def vendored(app: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Projec
     # /deep is refused; the others are written.
     assert result.exit_code == 1
     assert f"failed: space:{app} /deep: " in result.stderr and "nested deeper than" in result.stderr
-    assert result.stderr.splitlines()[-1] == "error: 1 source failed (listed above); 4 modules vendored"
-    tools = {name: project.import_module(f"tools/{name}.py") for name in ("files", "chat", "edit", "headers")}
+    assert result.stderr.splitlines()[-1] == "error: 1 source failed (listed above); 5 modules vendored"
+    names = ("files", "chat", "edit", "headers", "tags")
+    tools = {name: project.import_module(f"tools/{name}.py") for name in names}
     return project, {name: getattr(module, name.capitalize() + "Tool")() for name, module in tools.items()}
 
 
@@ -117,3 +119,23 @@ def test_files_inside_an_object_are_uploaded(vendored: tuple[Project, Any], tmp_
     image = {"background": str(background), "layers": [str(layer), Image.open(layer)], "composite": None}
     assert tools["edit"](image=image) == "background: yes, layers: 2"
     assert tools["edit"](image={"background": None, "layers": [], "composite": None}) == "background: no, layers: 0"
+
+
+def test_an_argument_not_given_gets_the_default_pinned_when_vendored(vendored: tuple[Project, Any]) -> None:
+    import inspect
+
+    _, tools = vendored
+    tags = type(tools["tags"])()  # its own client, for the spy below
+    assert tags.parameter_defaults == {"chosen": ["a", "c"]}  # a list: no literal in the signature
+    assert repr(inspect.signature(tags.forward).parameters["chosen"].default) == "NOT_GIVEN"
+    assert tools["headers"].parameter_defaults == {}  # its optional argument's default is in the signature
+    tags.setup()
+
+    def no_look_up(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the app's API was read at call time")
+
+    tags.client.view_api = no_look_up
+    assert tags() == "a,c"
+    tags.parameter_defaults = {"chosen": ["b"]}  # what the generated code says, not what the app says now
+    assert tags() == "b"
+    assert tags(chosen=["c"]) == "c"  # (an explicit None is sent as null: see files(uploads_=None) above)

@@ -31,6 +31,7 @@ ANNOTATIONS = {
     "SERVER": "dict[str, Any]",
     "parameter_order": "list[str]",
     "file_paths": "dict[str, list[str]]",
+    "parameter_defaults": "dict[str, Any]",
 }
 
 
@@ -119,6 +120,8 @@ class ToolSpec:
     #   value: "" the value itself, "[*]" each item of a list, ".key" a property of an object, chained
     #   (".files[*]", "[*].background"); each file found there goes through gradio_client.handle_file.
     #   The input's schema shows such a file as a string (a local path or an http(s) URL).
+    #   `parameter_defaults`, only when an input's signature default is NOT_GIVEN: {wire name: the
+    #   app's default when vendored}, sent for an argument not given (pinned: no look-up at run time).
     #   Wire names, because `Config.apply` renames Python names after `build`; forward passes its
     #   arguments to the runtime by wire name.
     # - mcp: `mcp_name`; `result_key`, when the server wraps a plain value as {result_key: value}

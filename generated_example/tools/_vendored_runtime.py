@@ -162,20 +162,22 @@ class SpaceTool(VendoredTool):
         _guard_uploads(self.client, self._uploads)
         self.is_initialized = True
 
-    # A generated class sets `parameter_order`, the Python names of its inputs in the app's order,
-    # and `file_paths` where an input holds files ({name: [position as in `_files_at`, ...]}).
+    # A generated class sets `parameter_order`, the wire names of its inputs in the app's order,
+    # `file_paths` where an input holds files ({name: [position as in `_files_at`, ...]}), and
+    # `parameter_defaults`, what an argument left at NOT_GIVEN is sent as: the app's default when
+    # the tool was vendored (pinned: the tool does not change with the app).
     parameter_order: list[str] = []
+    parameter_defaults: dict[str, Any] = {}
 
     def _predict(self, arguments: dict[str, Any]) -> Any:
         """Call the endpoint with `arguments` (by wire name), sent by position in the app's order.
 
-        An argument left at NOT_GIVEN gets the app's own default. Only the positions `file_paths`
+        An argument left at NOT_GIVEN gets its pinned default. Only the positions `file_paths`
         names upload files: a local path, an http(s) URL or a PIL image (saved to a temporary file,
         deleted after the call).
         """
         if self.client is None:
             self.setup()
-        defaults = self._defaults()
         values = [arguments[name] for name in self.parameter_order]
         file_paths: dict[str, list[str]] = getattr(self, "file_paths", {})
         temporary: list[str] = []
@@ -183,7 +185,7 @@ class SpaceTool(VendoredTool):
         try:
             for index, name in enumerate(self.parameter_order):
                 if values[index] is NOT_GIVEN:
-                    values[index] = defaults[index]
+                    values[index] = self.parameter_defaults[name]
                     continue
                 for position in file_paths.get(name, ()):
                     values[index] = _files_at(values[index], position, lambda item: _file(item, temporary, approved))
@@ -194,15 +196,6 @@ class SpaceTool(VendoredTool):
             self._uploads.difference_update(id(item) for item in approved)
             for path in temporary:
                 os.remove(path)
-
-    def _defaults(self) -> list[Any]:
-        """The app's default of each parameter, in its order (None where it has none)."""
-        if not hasattr(self, "_app_defaults"):
-            info = self.client.view_api(print_info=False, return_format="dict")
-            parameters = info["named_endpoints"].get(self.api_name, {}).get("parameters", [])
-            self._app_defaults = [parameter.get("parameter_default") for parameter in parameters]
-        found: list[Any] = self._app_defaults
-        return (found + [None] * len(self.parameter_order))[: len(self.parameter_order)]
 
 
 def _space_token(src: str, explicit: str | None) -> str | bool | None:

@@ -26,6 +26,7 @@ class OptionalTool(SpaceTool):
     src = "http://127.0.0.1:7860/"
     api_name = "/optional"
     parameter_order: list[str] = ["name", "title"]
+    parameter_defaults: dict[str, Any] = {"title": None}
 
     def forward(self, name: str, title: str | None = NOT_GIVEN) -> str:
         return self._predict({"name": name, "title": title})

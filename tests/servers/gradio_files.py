@@ -7,6 +7,7 @@ Run with ``python tests/servers/gradio_files.py --port N`` (127.0.0.1 only). End
 - ``/chat``: `gr.MultimodalTextbox` ({"text", "files": [FileData]}) -> the text and the file count;
 - ``/edit``: `gr.ImageEditor` ({"background": FileData, "layers": [...], "composite": FileData});
 - ``/headers``: a parameter called `headers`, and one called `api_name`, two outputs;
+- ``/tags``: a `gr.CheckboxGroup` whose default is a list (not a literal a signature can hold);
 - ``/deep``: a JSON input whose default nests deeper than vendorgen accepts (refused alone).
 """
 
@@ -37,6 +38,10 @@ def headers_and_api_name(headers: str, api_name: str = "x") -> tuple[str, int]:
     return f"{headers}|{api_name}", len(headers)
 
 
+def tags(chosen: list[str]) -> str:
+    return ",".join(chosen)
+
+
 def deep(value: dict) -> str:
     return "deep"
 
@@ -61,6 +66,8 @@ def build_demo() -> gr.Blocks:
         gr.Button("chat").click(chat, message, text, api_name="chat")
         gr.Button("edit").click(edit, image, text, api_name="edit")
         gr.Button("headers").click(headers_and_api_name, [headers, api_name], [text, length], api_name="headers")
+        chosen = gr.CheckboxGroup(choices=["a", "b", "c"], value=["a", "c"], label="Tags")
+        gr.Button("tags").click(tags, chosen, text, api_name="tags")
         gr.Button("deep").click(deep, gr.JSON(value=nested(80), label="Deep"), text, api_name="deep")
     return demo
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from vendorgen import limits, naming, schema
+from vendorgen import limits, naming, pins, schema
 from vendorgen.credentials import refuse_url_credentials
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
 from vendorgen.literals import escape_text
@@ -107,8 +107,8 @@ def _stdio_target(command_line: str, options: AddOptions) -> dict[str, Any]:
             raise UsageError(f"--env takes a variable name, not {name!r}; the value is read at run time")
         if name not in env:
             env.append(name)
+    argv, package = pins.pin(argv)  # before the paths are made portable: uvx reads its options from here
     argv, project_paths = portable_argv(argv, find_root())
-    argv, package = pinned_package(argv)
     server: dict[str, Any] = {"transport": "stdio", "command": argv[0], "args": argv[1:], "env": env}
     if project_paths:
         server["project_paths"] = project_paths
@@ -147,53 +147,6 @@ def resolved_argv(server: Mapping[str, Any], root: Path) -> list[str]:
         if isinstance(index, int) and 0 <= index < len(argv):
             argv[index] = str(root / argv[index])
     return argv
-
-
-def pinned_package(argv: list[str]) -> tuple[list[str], dict[str, str]]:
-    """`npx PKG ...` with PKG pinned to the version npx runs here, and {"name", "version"}; else unchanged.
-
-    npx runs the package installed in the nearest `node_modules` above the current directory,
-    else one it downloads into its cache (`~/.npm/_npx`): whichever it is, its `package.json`
-    gives the exact version. A version already exact is kept; a tag or range is replaced.
-    """
-    if os.path.basename(argv[0]) not in ("npx", "npx.cmd"):
-        return argv, {}
-    position = next((index for index, word in enumerate(argv[1:], 1) if not word.startswith("-")), None)
-    if position is None or any(word in ("-p", "--package", "-c", "--call") for word in argv[1:position]):
-        return argv, {}
-    name, version = _npm_spec(argv[position])
-    if not version or not _EXACT_VERSION.match(version):
-        version = _installed_npm_version(name)
-    if not version:
-        return argv, {}
-    pinned = list(argv)
-    pinned[position] = f"{name}@{version}"
-    return pinned, {"name": name, "version": version}
-
-
-_EXACT_VERSION = re.compile(r"\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?\Z")
-
-
-def _npm_spec(spec: str) -> tuple[str, str]:
-    """`@scope/name@1.2` -> (`@scope/name`, `1.2`); `name` -> (`name`, ``)."""
-    at = spec.rfind("@")
-    return (spec[:at], spec[at + 1 :]) if at > 0 else (spec, "")
-
-
-def _installed_npm_version(name: str) -> str:
-    places = [directory / "node_modules" for directory in (Path.cwd(), *Path.cwd().parents)]
-    cached = Path(os.environ.get("npm_config_cache") or Path.home() / ".npm") / "_npx"
-    if cached.is_dir():
-        places += sorted(cached.glob("*/node_modules"), key=lambda path: path.stat().st_mtime, reverse=True)
-    for place in places:
-        manifest = place / name / "package.json"
-        try:
-            version = json.loads(manifest.read_text(encoding="utf-8")).get("version")
-        except (OSError, ValueError, AttributeError):
-            continue
-        if isinstance(version, str) and _EXACT_VERSION.match(version):
-            return version
-    return ""
 
 
 def _url(url: str) -> str:

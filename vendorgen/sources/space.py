@@ -146,7 +146,8 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     if not isinstance(endpoint, Mapping):
         raise SchemaError(f"endpoint {api_name} is not described by an object")
     refuse_url_credentials(str(snapshot["src"]))  # a snapshot from before the check, or edited by hand
-    read = [_input(parameter, index) for index, parameter in enumerate(endpoint.get("parameters") or [])]
+    parameters = endpoint.get("parameters") or []
+    read = [_input(parameter, index) for index, parameter in enumerate(parameters)]
     inputs = schema.order_inputs([spec for spec, _ in read])
     returns = endpoint.get("returns") or []
     outputs = tuple(_output(value, index, alone=len(returns) == 1) for index, value in enumerate(returns))
@@ -170,6 +171,12 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     )
     if file_paths := {spec.wire_name: positions for spec, positions in read if positions}:
         constants += (("file_paths", file_paths),)
+    # What an argument left at NOT_GIVEN is sent as: the app's default when it was vendored, so a
+    # tool does not change with the app and asks it nothing more at run time.
+    pinned = {spec.wire_name: parameter.get("parameter_default")
+              for (spec, _), parameter in zip(read, parameters) if spec.python_default is None}  # fmt: skip
+    if pinned:
+        constants += (("parameter_defaults", pinned),)
     tool = ToolSpec(
         name=name,
         class_name=naming.class_name(name),

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from vendorgen import pins
 from vendorgen.errors import NotOffered, SourceUnreachable, VendorgenError
 from vendorgen.merge import unified_diff
 from vendorgen.sync.local import regenerate
@@ -52,17 +53,19 @@ class Reinspector:
     A source found unreachable is not contacted again for its other modules: they get the same error.
     """
 
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(self, workspace: Workspace, move_pins: bool = False) -> None:
         self.workspace = workspace
+        self.move_pins = move_pins  # update: a pinned npx/uvx package moves to its registry's latest version
         self.answers: dict[str, list[dict[str, Any]] | VendorgenError] = {}
         self.unreachable: dict[str, SourceUnreachable] = {}
 
     def snapshot(self, entry: LockEntry, locked: dict[str, Any]) -> dict[str, Any]:
         """The live snapshot of `entry`'s module, inspected with the options it was added with."""
         options = snapshot_options(locked)
-        key = entry.source + "\0" + canonical_json(dataclasses.asdict(options))
+        source = pins.moved(entry.source, locked) if self.move_pins else entry.source
+        key = source + "\0" + canonical_json(dataclasses.asdict(options))
         if key not in self.answers:
-            self.answers[key] = self.unreachable.get(entry.source) or self._inspect(entry.source, options)
+            self.answers[key] = self.unreachable.get(source) or self._inspect(source, options)
         answer = self.answers[key]
         if isinstance(answer, Gone):
             raise Gone(
@@ -95,15 +98,16 @@ class Reinspector:
         try:
             locked = self.workspace.read_snapshot(entry)
             live = self.snapshot(entry, locked)
+            newer = pins.newer(locked)  # a pinned package's newer version is reported, not run
             if canonical_json(live) == canonical_json(locked):
-                return Upstream(entry)
+                return Upstream(entry, changes=newer)
             base = regenerate(locked, self.workspace)
             new = regenerate(live, self.workspace)
         except Gone as exc:  # a change, not a failure to check
             return Upstream(entry, changes=(f"- module {entry.name}: {exc}",))
         except VendorgenError as exc:
             return Upstream(entry, error=exc)
-        return Upstream(entry, base, new, upstream_changes(base, new))
+        return Upstream(entry, base, new, upstream_changes(base, new) + newer)
 
 
 def snapshot_options(snapshot: dict[str, Any]) -> AddOptions:

@@ -88,7 +88,7 @@ def plan_update(
     """
     from vendorgen import runtime_sync
 
-    reinspector = Reinspector(workspace)
+    reinspector = Reinspector(workspace, move_pins=True)
     steps, failures = [], []
     for entry in progress(entries):
         try:

@@ -1,0 +1,195 @@
+"""Pinned stdio packages (issue 12): `uvx PKG` is pinned to the version that ran, like `npx PKG`;
+`check --remote` reports a newer version in the package's registry and `update` moves to it.
+
+uvx installs `tiny-mcp` (tests/servers/stdio_package.py, built here as a wheel) from a local
+directory with `--no-index`; npm asks a loopback registry that answers the packument. No test
+reaches an index on the internet.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import sys
+import threading
+import tomllib
+import zipfile
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+
+from tests.conftest import Project
+from tests.servers import SERVERS_DIR
+from tests.test_mcp_source import by_name, close, new_project, vendor
+from vendorgen import pins
+from vendorgen.errors import SourceUnreachable
+
+
+def lock_entry(project: Project, name: str) -> dict[str, Any]:
+    lock = tomllib.loads((project.root / "vendorgen.lock").read_text())
+    return next(entry for entry in lock["module"] if entry["name"] == name)
+
+
+# ---------------------------------------------------------------------------
+# where a command line names its package
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "word", "pinned"),
+    [
+        ("uvx pkg", "pkg", "pkg@2.0"),
+        ("uvx pkg@1.2 --flag", "pkg@1.2", "pkg@1.2"),  # exact already: kept
+        ("uvx pkg==1.2 arg", "pkg==1.2", "pkg==1.2"),
+        ("uvx pkg@latest", "pkg@latest", "pkg@2.0"),
+        ("uvx --python 3.12 --with x pkg arg", "pkg", "pkg@2.0"),
+        ("uvx --from 'pkg[extra]>=1' serve --port 1", "pkg[extra]>=1", "pkg[extra]==2.0"),
+        ("uv tool run --isolated pkg", "pkg", "pkg@2.0"),
+        ("npx -y @scope/server@1.2.3 stdio", "@scope/server@1.2.3", "@scope/server@1.2.3"),
+        ("npx @scope/server@1.2", "@scope/server@1.2", "@scope/server@2.0"),  # npm's 1.2 is a range
+        ("npx --registry http://127.0.0.1:1/ -y server", "server", "server@2.0"),
+    ],
+)
+def test_the_package_word_and_how_it_is_pinned(line: str, word: str, pinned: str) -> None:
+    argv = shlex.split(line)
+    spec = pins.package_spec(argv)
+    assert spec is not None and argv[spec.position] == word
+    assert spec.word(spec.version if spec.exact else "2.0") == pinned
+
+
+@pytest.mark.parametrize("line", ["uvx ./server", "uvx --from git+https://example.org/x.git cmd",
+                                  "uvx --unknown-option pkg", "python -m pkg", "npx -p pkg cmd"])  # fmt: skip
+def test_what_is_not_a_registrys_package_is_left_alone(line: str) -> None:
+    argv = shlex.split(line)
+    assert pins.package_spec(argv) is None
+    assert pins.pin(argv) == (argv, {})
+
+
+# ---------------------------------------------------------------------------
+# uvx: pinned at add, a newer version reported, update moves to it
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def uvx(monkeypatch: pytest.MonkeyPatch) -> str:
+    """uvx on PATH (the venv's, where `pip install uv` put it), for vendorgen and the vendored module."""
+    found = shutil.which("uvx") or shutil.which("uvx", path=str(Path(sys.executable).parent))
+    if found is None:
+        pytest.skip("uv is not installed (`pip install uv`, a dev dependency in pyproject.toml)")
+    monkeypatch.setenv("PATH", f"{Path(found).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    return found
+
+
+def build_wheel(directory: Path, version: str) -> None:
+    """tiny-mcp VERSION as a wheel: stdio_package.py with its version, and a `tiny-mcp` command."""
+    source = (SERVERS_DIR / "stdio_package.py").read_text().replace('VERSION = "0"', f'VERSION = "{version}"')
+    info = f"tiny_mcp-{version}.dist-info"
+    files = {
+        "tinymcp/__init__.py": source,
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: tiny-mcp\nVersion: {version}\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        f"{info}/entry_points.txt": "[console_scripts]\ntiny-mcp = tinymcp:main\n",
+        f"{info}/RECORD": "",
+    }
+    with zipfile.ZipFile(directory / f"tiny_mcp-{version}-py3-none-any.whl", "w") as wheel:
+        for name, text in files.items():
+            wheel.writestr(name, text)
+
+
+def test_uvx_is_pinned_and_update_moves_to_the_registrys_latest(tmp_path_factory: pytest.TempPathFactory,
+                                                                uvx: str) -> None:  # fmt: skip
+    project = new_project(tmp_path_factory, "uvx-pins")
+    wheels, cache = project.root / "wheels", tmp_path_factory.mktemp("uv-cache")  # the index: a project directory
+    wheels.mkdir()
+    build_wheel(wheels, "1.0.0")
+    options = f"--cache-dir {cache} --no-index --find-links {{}} --python {sys.executable}"
+    module = vendor(project, f"mcp:stdio:uvx {options.format(wheels)} tiny-mcp", "--trust", "--name", "tiny")
+    line = f"uvx {options.format('wheels')} tiny-mcp"  # the project's path is stored relative to its root
+    try:
+        assert module.SERVER["args"][-1] == "tiny-mcp@1.0.0"
+        assert module.SERVER["package"] == {"name": "tiny-mcp", "version": "1.0.0"}
+        entry = lock_entry(project, "tiny")
+        assert entry["source"] == f"mcp:stdio:{line}@1.0.0"
+        assert entry["revision"] == "tiny-mcp 1.0.0"  # serverInfo says 9.9.9
+        assert by_name(module)["version"]() == "1.0.0"
+    finally:
+        close(module)
+    assert project.run("check", "--remote").exit_code == 0
+
+    build_wheel(wheels, "1.1.0")  # published
+    result = project.run("check", "--remote")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert "- pinned tiny-mcp@1.0.0, the registry has 1.1.0; `vendorgen update` moves to it" in result.stdout
+    assert "1.1.0" not in (project.root / "tools/tiny.py").read_text()  # check writes nothing
+
+    result = project.run("update")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    entry = lock_entry(project, "tiny")
+    assert entry["source"] == f"mcp:stdio:{line}@1.1.0"
+    assert entry["revision"] == "tiny-mcp 1.1.0"
+    module = project.import_module("tools/tiny.py")
+    try:
+        assert module.SERVER["package"] == {"name": "tiny-mcp", "version": "1.1.0"}
+        assert by_name(module)["version"](note="new in 1.1") == "1.1.0"
+    finally:
+        close(module)
+    assert project.run("check", "--remote").exit_code == 0
+
+
+# ---------------------------------------------------------------------------
+# npm: the registry's latest version
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def npm_registry() -> Iterator[str]:
+    """A loopback npm registry whose only package, @scope/server, has 1.0.0 and 1.1.0 (latest)."""
+    versions = {version: {"name": "@scope/server", "version": version} for version in ("1.0.0", "1.1.0")}
+    packument = {"name": "@scope/server", "dist-tags": {"latest": "1.1.0"}, "versions": versions}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            found = unquote(self.path).lstrip("/") == "@scope/server"
+            body = json.dumps(packument if found else {"error": "not found"}).encode()
+            self.send_response(200 if found else 404)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_a_newer_npm_version_is_reported(npm_registry: str, tmp_path: Path) -> None:
+    if shutil.which("npm") is None:
+        pytest.skip("npm is not installed (needs node)")
+
+    def snapshot(version: str, registry: str = npm_registry) -> dict[str, Any]:
+        args = ["--registry", registry, f"--cache={tmp_path}", "--fetch-retries=0", "--offline", "-y",
+                f"@scope/server@{version}", "stdio"]  # fmt: skip
+        package = {"name": "@scope/server", "version": version}
+        return {"server": {"transport": "stdio", "command": "npx", "args": args, "env": [], "package": package}}
+
+    line = "- pinned @scope/server@1.0.0, the registry has 1.1.0; `vendorgen update` moves to it"
+    assert pins.newer(snapshot("1.0.0")) == (line,)
+    assert pins.newer(snapshot("1.1.0")) == ()
+    assert pins.moved("mcp:stdio:npx ...", snapshot("1.0.0")).endswith(" -y @scope/server@1.1.0 stdio")
+    with pytest.raises(SourceUnreachable, match=r"^npm view @scope/server version failed: .*ECONNREFUSED"):
+        pins.newer(snapshot("1.0.0", registry="http://127.0.0.1:9/"))  # nothing listens: check --remote exits 2
