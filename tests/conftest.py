@@ -128,7 +128,12 @@ def fakehub() -> Iterator[FakeHub]:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
-    root = tmp_path / "project"
+    return new_project(tmp_path)
+
+
+def new_project(parent: Path) -> Project:
+    """An empty project in `parent`/project (for module fixtures that vendor once and share the files)."""
+    root = parent / "project"
     root.mkdir()
     (root / "pyproject.toml").write_text('[project]\nname = "demo"\nversion = "0"\n')
     return Project(root)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Project
+from tests.conftest import Project, new_project
 from tests.servers.fakehub import FakeHub
 from tests.test_hub_source import SPACE, add, env, tool_space
 
@@ -37,11 +37,20 @@ def one_error_line(result, message: str) -> None:
     assert "Traceback" not in result.stderr
 
 
+@pytest.fixture(scope="module")
+def first_vendored(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The files of a project that vendored a Space, made once for the module."""
+    first = new_project(tmp_path_factory.mktemp("first"))
+    with FakeHub() as hub:
+        tool_space(hub, repo_id="tester/first")
+        assert add(hub, first, "hub:tester/first", "--trust", "--name", "first").exit_code == 0
+    return first.snapshot()
+
+
 @pytest.fixture
-def vendored_once(fakehub: FakeHub, project: Project) -> dict[str, bytes]:
+def vendored_once(fakehub: FakeHub, project: Project, first_vendored: dict[str, bytes]) -> dict[str, bytes]:
     """A project that already vendored a Space: every failure below must leave it exactly as it is."""
-    tool_space(fakehub, repo_id="tester/first")
-    assert add(fakehub, project, "hub:tester/first", "--trust", "--name", "first").exit_code == 0
+    project.restore(first_vendored)
     tool_space(fakehub)
     return project.snapshot()
 
