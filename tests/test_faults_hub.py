@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Project, new_project
+from tests.conftest import Project
 from tests.servers.fakehub import FakeHub
-from tests.test_hub_source import SPACE, add, env, tool_space
+from tests.test_hub_source import SPACE, env, first_vendored, vendored_once  # noqa: F401 (the fixtures)
 
 TIMEOUT = {"VENDORGEN_HUB_TIMEOUT": "2"}
 UNREACHABLE = "http://255.255.255.255:9"  # the kernel refuses the route at once: no packet leaves the machine
@@ -35,24 +35,6 @@ def one_error_line(result, message: str) -> None:
     errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
     assert len(errors) == 1 and message in errors[0], result.stderr
     assert "Traceback" not in result.stderr
-
-
-@pytest.fixture(scope="module")
-def first_vendored(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
-    """The files of a project that vendored a Space, made once for the module."""
-    first = new_project(tmp_path_factory.mktemp("first"))
-    with FakeHub() as hub:
-        tool_space(hub, repo_id="tester/first")
-        assert add(hub, first, "hub:tester/first", "--trust", "--name", "first").exit_code == 0
-    return first.snapshot()
-
-
-@pytest.fixture
-def vendored_once(fakehub: FakeHub, project: Project, first_vendored: dict[str, bytes]) -> dict[str, bytes]:
-    """A project that already vendored a Space: every failure below must leave it exactly as it is."""
-    project.restore(first_vendored)
-    tool_space(fakehub)
-    return project.snapshot()
 
 
 @pytest.mark.parametrize(("path", "breakage"), list(CASES))
