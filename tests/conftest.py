@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import filelock
 import pytest
 
 from tests.servers import OFFLINE_ENV, free_port, server_process
@@ -23,6 +24,21 @@ REPO = Path(__file__).resolve().parent.parent
 os.environ.update(OFFLINE_ENV)
 os.environ.setdefault("HF_ENDPOINT", "http://127.0.0.1:9")
 os.environ.pop("HF_TOKEN", None)
+
+
+# One mypy cache for every type check of the suite: the standard library and the dependencies
+# (pydantic, mcp, langchain-core, ...) are analysed by the first check only. mypy checks each
+# cached module against its source, so a shared cache gives the same verdict as a cold one.
+MYPY_CACHE = REPO / ".cache" / "mypy"
+
+
+def mypy(target: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`mypy target` in `cwd` as a user runs it on their code, one check at a time (parallel workers share the cache)."""
+    command = [sys.executable, "-m", "mypy", "--ignore-missing-imports", "--python-version", "3.11",
+               "--cache-dir", str(MYPY_CACHE), target]  # fmt: skip
+    MYPY_CACHE.parent.mkdir(exist_ok=True)
+    with filelock.FileLock(f"{MYPY_CACHE}.lock"):
+        return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=900)
 
 
 @pytest.fixture(scope="session")
@@ -112,7 +128,12 @@ def fakehub() -> Iterator[FakeHub]:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
-    root = tmp_path / "project"
+    return new_project(tmp_path)
+
+
+def new_project(parent: Path) -> Project:
+    """An empty project in `parent`/project (for module fixtures that vendor once and share the files)."""
+    root = parent / "project"
     root.mkdir()
     (root / "pyproject.toml").write_text('[project]\nname = "demo"\nversion = "0"\n')
     return Project(root)

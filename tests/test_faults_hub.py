@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import Project
 from tests.servers.fakehub import FakeHub
-from tests.test_hub_source import SPACE, add, env, tool_space
+from tests.test_hub_source import SPACE, env, first_vendored, vendored_once  # noqa: F401 (the fixtures)
 
 TIMEOUT = {"VENDORGEN_HUB_TIMEOUT": "2"}
 UNREACHABLE = "http://255.255.255.255:9"  # the kernel refuses the route at once: no packet leaves the machine
@@ -35,15 +35,6 @@ def one_error_line(result, message: str) -> None:
     errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
     assert len(errors) == 1 and message in errors[0], result.stderr
     assert "Traceback" not in result.stderr
-
-
-@pytest.fixture
-def vendored_once(fakehub: FakeHub, project: Project) -> dict[str, bytes]:
-    """A project that already vendored a Space: every failure below must leave it exactly as it is."""
-    tool_space(fakehub, repo_id="tester/first")
-    assert add(fakehub, project, "hub:tester/first", "--trust", "--name", "first").exit_code == 0
-    tool_space(fakehub)
-    return project.snapshot()
 
 
 @pytest.mark.parametrize(("path", "breakage"), list(CASES))

@@ -6,14 +6,12 @@ Rewrite it with `make regen-example`.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, Project
+from tests.conftest import REPO, Project, mypy
 from tests.servers import free_port, server_process
 from vendorgen import pipeline
 from vendorgen.sources import AddOptions
@@ -114,9 +112,7 @@ def test_snapshots_are_canonical_json() -> None:
         assert Path(entry.schema).parts[0] == ".vendorgen"
 
 
-def test_the_example_type_checks(tmp_path: Path) -> None:
+def test_the_example_type_checks() -> None:
     """mypy passes the vendored code as it would the user's own (smolagents ships no type information)."""
-    command = [sys.executable, "-m", "mypy", "--ignore-missing-imports", "--python-version", "3.11",
-               "--cache-dir", str(tmp_path), "tools"]  # fmt: skip
-    result = subprocess.run(command, cwd=EXAMPLE, capture_output=True, text=True)
+    result = mypy("tools", EXAMPLE)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Project
+from tests.conftest import Project, new_project
 from tests.servers import free_port
 from tests.servers.fakehub import FakeHub
 from vendorgen import pipeline
@@ -214,11 +214,20 @@ def test_a_space_without_tool_py(fakehub: FakeHub, project: Project) -> None:
     )
 
 
+@pytest.fixture(scope="module")
+def first_vendored(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The files of a project that vendored a Space, made once for the module."""
+    first = new_project(tmp_path_factory.mktemp("first"))
+    with FakeHub() as hub:
+        tool_space(hub, repo_id="tester/first")
+        assert add(hub, first, "hub:tester/first", "--trust", "--name", "first").exit_code == 0
+    return first.snapshot()
+
+
 @pytest.fixture
-def vendored_once(fakehub: FakeHub, project: Project) -> dict[str, bytes]:
-    """A project that already vendored something: failures below must leave it exactly as it is."""
-    tool_space(fakehub, repo_id="tester/first")
-    assert add(fakehub, project, "hub:tester/first", "--trust", "--name", "first").exit_code == 0
+def vendored_once(fakehub: FakeHub, project: Project, first_vendored: dict[str, bytes]) -> dict[str, bytes]:
+    """A project that already vendored something (tests/test_faults_hub.py too): failures must leave it as it is."""
+    project.restore(first_vendored)
     tool_space(fakehub)
     fakehub.requests.clear()
     return project.snapshot()

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import REPO, Project
+from tests.conftest import REPO, Project, mypy
 from tests.servers import OFFLINE_ENV, free_port, mcp_lowlevel, mcp_server, server_process
 from vendorgen import naming
 from vendorgen.config import load_config
@@ -1072,9 +1072,7 @@ def test_generated_code_escapes_hostile_text() -> None:
 
 
 
-def test_the_stdio_module_type_checks(stdio_project: Project, tmp_path: Path) -> None:
+def test_the_stdio_module_type_checks(stdio_project: Project) -> None:
     """mypy passes a stdio module too (generated_example's MCP module is streamable-http)."""
-    command = [sys.executable, "-m", "mypy", "--ignore-missing-imports", "--python-version", "3.11",
-               "--cache-dir", str(tmp_path), "tools/vendorgen_test.py"]  # fmt: skip
-    result = subprocess.run(command, cwd=stdio_project.root, capture_output=True, text=True)
+    result = mypy("tools/vendorgen_test.py", stdio_project.root)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -21,7 +21,8 @@ from tests.servers import free_port, server_process
 from tests.servers.fakehub import FakeHub
 from vendorgen.hubclient import token_allowed
 
-HUB = "https://huggingface.co"
+# Any Hub: the rule reads the Hub origin from HF_ENDPOINT, so a loopback Hub stands in for the real one.
+HUB = "http://127.0.0.1:8080"
 ENV_TOKEN = "hf_envsecret0123456789"
 GIVEN_TOKEN = "hf_givensecret0123456789"
 PASSWORD = "s3cretpassw0rd"
@@ -30,9 +31,10 @@ PASSWORD = "s3cretpassw0rd"
 @pytest.mark.parametrize(
     ("url", "space_id", "allowed"),
     [
-        ("https://huggingface.co/api/spaces/a/b", None, True),  # the Hub itself
-        ("https://huggingface.co:443/x", None, False),  # another origin, strictly (port written out)
-        ("http://huggingface.co/x", None, False),  # the token in clear text
+        ("http://127.0.0.1:8080/api/spaces/a/b", None, True),  # the Hub itself
+        ("http://127.0.0.1:8081/", None, False),  # another port
+        ("https://127.0.0.1:8080/x", None, False),  # another scheme
+        ("http://localhost:8080/x", None, False),  # another host name, strictly
         ("https://a-b.hf.space/config", "a/b", True),  # the Space's own host
         ("https://a-b.static.hf.space/", "a/b", True),
         ("https://owner-my-app.hf.space/", "Owner/My_App", True),  # case and _ as the Hub writes hosts
@@ -49,9 +51,11 @@ def test_where_a_hub_token_may_go(url: str, space_id: str | None, allowed: bool)
     assert token_allowed(url, space_id, HUB) is allowed
 
 
-def test_a_custom_hub_endpoint_is_the_hub() -> None:
-    assert token_allowed("http://127.0.0.1:8080/api/spaces/a/b", None, "http://127.0.0.1:8080")
-    assert not token_allowed("http://127.0.0.1:8081/", None, "http://127.0.0.1:8080")
+def test_a_hub_origin_is_compared_strictly() -> None:
+    """A port written out is another origin, even the scheme's default one."""
+    assert token_allowed("https://hub.example/x", None, "https://hub.example")
+    assert not token_allowed("https://hub.example:443/x", None, "https://hub.example")
+    assert not token_allowed("http://hub.example/x", None, "https://hub.example")  # the token in clear text
 
 
 @pytest.fixture

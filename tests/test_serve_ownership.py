@@ -13,7 +13,7 @@ import tomllib
 
 import pytest
 
-from tests.conftest import Project
+from tests.conftest import Project, new_project
 from tests.test_hostile_repo import APP, error_line, outside
 from vendorgen.workspace import LOCK_NAME, sha256_text
 
@@ -25,16 +25,24 @@ def package_files(project: Project) -> dict[str, dict]:
     return {table["path"]: table for table in tomllib.loads((project.root / LOCK_NAME).read_text()).get("runtime", [])}
 
 
-@pytest.fixture
-def served(project: Project) -> Project:
-    """Two modules of one output package, served once (so the lock owns the server module)."""
+@pytest.fixture(scope="module")
+def served_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """Two modules of one output package, served once (so the lock owns the server module): made once."""
+    made = new_project(tmp_path_factory.mktemp("served"))
     for name in ("lc", "lc_again"):
-        added = project.run("add", TOOLKIT, "--name", name)
+        added = made.run("add", TOOLKIT, "--name", name)
         assert added.exit_code == 0, added.stderr
-    listed = project.run("serve", "lc", "--list")
+    listed = made.run("serve", "lc", "--list")
     assert listed.exit_code == 0, listed.stderr
-    (project.root / "src").mkdir()
-    (project.root / "src" / "app.py").write_text(APP)
+    (made.root / "src").mkdir()
+    (made.root / "src" / "app.py").write_text(APP)
+    return made.snapshot()
+
+
+@pytest.fixture
+def served(project: Project, served_files: dict[str, bytes]) -> Project:
+    """A copy of the served project, for a test to attack."""
+    project.restore(served_files)
     return project
 
 

@@ -201,15 +201,24 @@ class SpaceTool(VendoredTool):
 def _space_token(src: str, explicit: str | None) -> str | bool | None:
     """The Hub token for `src`: the one passed in, for any host; else HF_TOKEN, only for the Hub.
 
-    A Space named owner/name, huggingface.co and *.hf.space get HF_TOKEN (None lets gradio_client
-    read it, or the saved login); any other host gets False: no token at all.
+    A Space named owner/name, the Hub itself (the origin of HF_ENDPOINT, as huggingface_hub reads
+    it) and https *.hf.space get HF_TOKEN (None lets gradio_client read it, or the saved login);
+    any other origin gets False: no token at all.
     """
     if explicit:
         return explicit
     if "://" not in src:
         return None
-    host = (urlsplit(src).hostname or "").lower()
-    return None if host == "huggingface.co" or host.endswith(".hf.space") else False
+    try:
+        target = urlsplit(src)
+        hub = urlsplit(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+        origins = ((target.scheme, target.hostname, target.port), (hub.scheme, hub.hostname, hub.port))
+    except ValueError:  # a port that is not a number
+        return False
+    if target.hostname and origins[0] == origins[1]:
+        return None
+    space = target.scheme == "https" and target.port in (None, 443) and (target.hostname or "").endswith(".hf.space")
+    return None if space else False
 
 
 @contextmanager

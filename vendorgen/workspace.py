@@ -314,11 +314,8 @@ class Workspace:
         # elsewhere, and every user who can read the project can take it.
         descriptor = os.open(self.root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
         try:
-            deadline = time.monotonic() + timeout
-            while not filelock.lock_descriptor(descriptor, blocking=False):
-                if time.monotonic() > deadline:
-                    raise VendorgenError("another vendorgen is writing this project; try again")
-                time.sleep(0.05)
+            if not filelock.lock_descriptor(descriptor, blocking=False):
+                self._wait_for_mutex(descriptor, timeout)
             self._holding_mutex = True
             try:
                 self.recover()
@@ -327,6 +324,20 @@ class Workspace:
                 self._holding_mutex = False
         finally:
             os.close(descriptor)  # releases the lock
+
+    def _wait_for_mutex(self, descriptor: int, timeout: float) -> None:
+        """Take the project lock another process holds, saying so on a terminal after a second (as for sources)."""
+        from vendorgen.lockholder import lock_holder
+        from vendorgen.sources import shown_wait
+
+        holder = lock_holder(descriptor)
+        held_by = f" (process {holder})" if holder else ""
+        deadline = time.monotonic() + timeout
+        with shown_wait(f"the project lock of {self.root}, held by another vendorgen{held_by}"):
+            while not filelock.lock_descriptor(descriptor, blocking=False):
+                if time.monotonic() > deadline:
+                    raise VendorgenError(f"another vendorgen{held_by} is writing this project; try again")
+                time.sleep(0.05)
 
     def commit(
         self,

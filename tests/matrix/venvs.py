@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import filelock
+
 from tests.matrix.rows import Row
 
 REPO = Path(__file__).resolve().parents[2]
@@ -49,6 +51,12 @@ def interpreter(row: Row) -> str | None:
 def build(row: Row) -> Path:
     """The row's venv, built now unless a complete one with the same key exists; returns its python."""
     venv = location(row)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with filelock.FileLock(CACHE / f"{row.name}.lock"):  # parallel test workers build a row once
+        return _build_unlocked(row, venv)
+
+
+def _build_unlocked(row: Row, venv: Path) -> Path:
     python = venv / "bin" / "python"
     if (venv / COMPLETE).exists():
         return python
