@@ -57,6 +57,11 @@ TOOLS = Limit("VENDORGEN_MAX_TOOLS", 1_000, "tools")
 # module, about a minute), so the default is far above real schemas (hundreds to a few thousand)
 # and far below that.
 SCHEMA_NODES = Limit("VENDORGEN_MAX_SCHEMA_NODES", 10_000, "nodes")
+# The same JSON values summed over every tool of one listing (an MCP server's tools, a LangChain
+# toolkit, the chosen endpoints of a Gradio app): many tools each just under SCHEMA_NODES would
+# otherwise add up without bound (1,000 tools, 10 million nodes, one module). Real servers of 100-150
+# tools stay in the low tens of thousands.
+LISTING_SCHEMA_NODES = Limit("VENDORGEN_MAX_LISTING_SCHEMA_NODES", 50_000, "nodes")
 # Characters of one description (of a tool or of a parameter).
 DESCRIPTION = Limit("VENDORGEN_MAX_DESCRIPTION_CHARS", 100_000, "characters")
 
@@ -79,17 +84,27 @@ def check_description(text: str, what: str) -> str:
 
 
 class NodeBudget:
-    """SCHEMA_NODES, spent one node at a time while a schema is expanded, so the limit stops the
-    expansion itself rather than measuring its result."""
+    """A limit on nodes (SCHEMA_NODES unless told), spent one node at a time while a schema is
+    expanded, so the limit stops the expansion itself rather than measuring its result. A budget
+    `within` another (one tool's within its listing's) spends from both."""
 
-    def __init__(self, what: str = "the input schema") -> None:
-        self.limit = SCHEMA_NODES.value()
+    def __init__(self, what: str = "the input schema", limit: Limit = SCHEMA_NODES, within: NodeBudget | None = None):
+        self.kind = limit
+        self.limit = limit.value()
         self.left = self.limit
         self.what = what
+        self.within = within
 
     def spend(self, nodes: int = 1) -> None:
         self.left -= nodes
         if self.left < 0:
             raise SchemaError(
-                SCHEMA_NODES.exceeded(f"{self.what} (its $refs inlined)", f"more than {self.limit:,}", self.limit)
+                self.kind.exceeded(f"{self.what} (its $refs inlined)", f"more than {self.limit:,}", self.limit)
             )
+        if self.within is not None:
+            self.within.spend(nodes)
+
+
+def listing_budget(what: str) -> NodeBudget:
+    """The LISTING_SCHEMA_NODES budget of one listing; `what` names the source in the error."""
+    return NodeBudget(f"the listing of {what}", LISTING_SCHEMA_NODES)

@@ -356,8 +356,9 @@ def input_spec(
     return spec
 
 
-def inputs_from_object(schema: Any) -> tuple[InputSpec, ...]:
-    """The inputs of an object schema (an MCP `inputSchema`, a LangChain args schema)."""
+def inputs_from_object(schema: Any, listing: NodeBudget | None = None) -> tuple[InputSpec, ...]:
+    """The inputs of an object schema (an MCP `inputSchema`, a LangChain args schema); what they
+    cost is spent from the tool's own budget and from `listing`, the budget of all its tools."""
     if not isinstance(schema, Mapping):
         raise SchemaError("the input schema is not a JSON object")
     properties = schema.get("properties") or {}
@@ -367,7 +368,7 @@ def inputs_from_object(schema: Any) -> tuple[InputSpec, ...]:
     if not isinstance(required, list):  # a string would make `wire in required` a substring test
         raise SchemaError("`required` is not a list")
     # A property both required and with a default (zod's `.default()`) may be left out: the server fills it in.
-    nodes = NodeBudget()  # one budget for all the properties of one tool
+    nodes = NodeBudget(within=listing)  # one budget for all the properties of one tool
     specs = []
     for wire, property_schema in properties.items():
         resolved = resolve_refs(property_schema, schema, nodes)

@@ -573,7 +573,8 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     info = snapshot.get("server_info") or {}
     server_name = info["name"] if isinstance(info.get("name"), str) else ""
     prefix = snapshot.get("prefix", "")
-    tools = [_tool(raw, prefix, server_name) for raw in snapshot["tools"]]
+    listing = limits.listing_budget(f"the MCP server {_where(server)}")
+    tools = [_tool(raw, prefix, server_name, listing) for raw in snapshot["tools"]]
     module_name = naming.python_name(snapshot["name"])
     runtime = {"name": server_name, "version": info.get("version", ""), **server}
     return ModuleSpec(
@@ -587,13 +588,13 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     )
 
 
-def _tool(raw: Any, prefix: str, server_name: str) -> ToolSpec:
+def _tool(raw: Any, prefix: str, server_name: str, listing: limits.NodeBudget) -> ToolSpec:
     if not isinstance(raw, Mapping) or not isinstance(raw.get("name"), str) or not raw["name"]:
         raise SchemaError("the server lists a tool without a name")
     mcp_name = raw["name"]
     try:
         input_schema = raw.get("inputSchema")
-        inputs = schema.inputs_from_object({"type": "object"} if input_schema is None else input_schema)
+        inputs = schema.inputs_from_object({"type": "object"} if input_schema is None else input_schema, listing)
     except SchemaError as exc:
         raise SchemaError(f"tool {_show(mcp_name)!r}: {exc}") from None
     name = tool_name(mcp_name, prefix)
@@ -602,7 +603,7 @@ def _tool(raw: Any, prefix: str, server_name: str) -> ToolSpec:
     constants: tuple[tuple[str, Any], ...] = (("mcp_name", mcp_name),)
     if isinstance(output_schema, Mapping):
         try:
-            resolved = schema.resolve_refs(output_schema, output_schema)
+            resolved = schema.resolve_refs(output_schema, output_schema, limits.NodeBudget("the output schema", within=listing))
         except SchemaError as exc:
             raise SchemaError(f"tool {_show(mcp_name)!r} output schema: {exc}") from None
         outputs = (OutputSpec("result", "object", "dict[str, Any]", "the structured result"),)

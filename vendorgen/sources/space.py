@@ -66,6 +66,9 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             f"{target} has {len(endpoints)} endpoints ({', '.join(endpoints)}); "
             "pick one with --api-name or take all with --all-endpoints"
         )
+    listing = limits.listing_budget(f"the Gradio app at {target}")
+    for api_name in chosen:
+        _charge(endpoints[api_name], listing)
     if options.name and len(chosen) > 1:
         prefix = f"{options.name}_"
     else:
@@ -87,6 +90,23 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             }
         )
     return snapshots
+
+
+def _charge(endpoint: Any, listing: limits.NodeBudget) -> None:
+    """Spend from `listing` what the endpoint's types cost once their `$ref`s are inlined (as `build`
+    will). Anything else wrong with them is for `build` to say, endpoint by endpoint (`--keep-going`)."""
+    if not isinstance(endpoint, Mapping):
+        return
+    for values in (endpoint.get("parameters"), endpoint.get("returns")):
+        for value in values if isinstance(values, list) else ():
+            given = value.get("type") if isinstance(value, Mapping) else None
+            try:
+                if isinstance(given, Mapping):
+                    schema.resolve_refs(given, given, listing)
+            except SchemaError:
+                if listing.left < 0:
+                    raise
+                return
 
 
 @functools.cache  # one request per app and run: `check --remote` and `update` read each app once
@@ -146,10 +166,11 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     if not isinstance(endpoint, Mapping):
         raise SchemaError(f"endpoint {api_name} is not described by an object")
     refuse_url_credentials(str(snapshot["src"]))  # a snapshot from before the check, or edited by hand
-    read = [_input(parameter, index) for index, parameter in enumerate(endpoint.get("parameters") or [])]
+    nodes = limits.NodeBudget(f"the types of {api_name}")  # one budget for the whole endpoint, as for one MCP tool
+    read = [_input(parameter, index, nodes) for index, parameter in enumerate(endpoint.get("parameters") or [])]
     inputs = schema.order_inputs([spec for spec, _ in read])
     returns = endpoint.get("returns") or []
-    outputs = tuple(_output(value, index, alone=len(returns) == 1) for index, value in enumerate(returns))
+    outputs = tuple(_output(value, index, len(returns) == 1, nodes) for index, value in enumerate(returns))
     name = snapshot["name"]
     description = limits.check_description(_text(endpoint.get("description")), f"the description of {api_name}")
     generated = not description.strip()
@@ -191,7 +212,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     )
 
 
-def _input(parameter: Any, index: int) -> tuple[InputSpec, list[str]]:
+def _input(parameter: Any, index: int, nodes: limits.NodeBudget) -> tuple[InputSpec, list[str]]:
     """One parameter, and the positions of the files in its value (see `model.ToolSpec`: `file_paths`)."""
     if not isinstance(parameter, Mapping):
         raise SchemaError(f"parameter {index} is not an object")
@@ -201,7 +222,7 @@ def _input(parameter: Any, index: int) -> tuple[InputSpec, list[str]]:
     component = _text(parameter.get("component"))
     given = parameter["type"] if isinstance(parameter.get("type"), Mapping) else {}
     # Gradio gives each parameter its own `$defs` (FileData...): resolved here, so no reference dangles.
-    type_schema, positions = _paths_for_files(schema.resolve_refs(given, given), "")
+    type_schema, positions = _paths_for_files(schema.resolve_refs(given, given, nodes), "")
     description = _text(parameter.get("label"))
     if _text(given.get("description")) and "json" not in given["description"].lower():
         extra = given["description"]
@@ -259,13 +280,13 @@ def _paths_for_files(node: Any, position: str) -> tuple[Any, list[str]]:
     return result, found
 
 
-def _output(value: Any, index: int, alone: bool) -> OutputSpec:
+def _output(value: Any, index: int, alone: bool, nodes: limits.NodeBudget) -> OutputSpec:
     if not isinstance(value, Mapping):
         raise SchemaError(f"return value {index} is not an object")
     label = _text(value.get("label"))
     component = _text(value.get("component"))
     given: Mapping[str, Any] = value["type"] if isinstance(value.get("type"), Mapping) else {}
-    type_schema = schema.resolve_refs(given, given)
+    type_schema = schema.resolve_refs(given, given, nodes)
     name = naming.module_name(label) if label else f"output_{index}"
     # A single image or audio output is wrapped for the agent; inside a tuple it stays a path.
     if component == "Image" and alone:
