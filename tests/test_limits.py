@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Project
+from tests.conftest import REPO, Project
+from tests.servers import free_port, server_process
 from tests.servers.fakehub import FakeHub
 from tests.servers.mcp_oversized import doubling_schema
 from tests.test_hub_source import SPACE, TOOL_PY, env, tool_space
@@ -20,6 +21,7 @@ from vendorgen.schema import inputs_from_object
 
 OVERSIZED = "mcp:stdio:python -m tests.servers.mcp_oversized stdio"
 MANY = "mcp:stdio:python -m tests.servers.mcp_many stdio"
+FAULTY_HTTP = str(REPO / "tests" / "servers" / "faulty_http.py")
 
 
 def one_error_line(project: Project, args: list[str], env: dict[str, str], *expected: str) -> str:
@@ -91,6 +93,17 @@ def test_a_long_description_from_an_mcp_server(project: Project) -> None:
 def test_a_listing_over_the_byte_limit(project: Project) -> None:
     one_error_line(project, ["add", f"{OVERSIZED} --description 50000", "--trust", "--env", "PYTHONPATH"],
                    {"VENDORGEN_MAX_LISTING_BYTES": "10000"}, "bytes", "VENDORGEN_MAX_LISTING_BYTES")  # fmt: skip
+
+
+@pytest.mark.parametrize("uri, mode", [("mcp:http://{address}/mcp", "endless"), ("mcp:sse:http://{address}/sse", "endless-events")])
+def test_an_endless_mcp_answer_is_cut_while_it_arrives(project: Project, uri: str, mode: str) -> None:
+    """Data that never stops never times out either: only counting it as it arrives ends it (in under a second)."""
+    port = free_port()
+    with server_process([FAULTY_HTTP, "--mode", mode, "--port", str(port)], f"http://127.0.0.1:{port}/__ready__"):
+        one_error_line(project, ["add", uri.format(address=f"127.0.0.1:{port}")],
+                       {"VENDORGEN_MCP_TIMEOUT": "60", "VENDORGEN_MAX_LISTING_BYTES": "1000000"},
+                       f"what the MCP server http://127.0.0.1:{port}/", "sent has more than 1,000,000 bytes",
+                       "VENDORGEN_MAX_LISTING_BYTES")  # fmt: skip
 
 
 def test_too_many_tools_are_refused_page_by_page(project: Project) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,6 +76,29 @@ def check_listing(listing: Any, what: str) -> None:
     else:
         size = len(json.dumps(listing, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"))
     LISTING_BYTES.check(size, what)
+
+
+class ReadBudget:
+    """LISTING_BYTES, spent as a listing's bytes arrive, so a source that sends without end is cut
+    while it sends, not measured once everything is in memory. The first overrun is kept
+    (`exceeded`): a client library may catch what its stream raised and report something else
+    (a time-out, a closed connection) or even wait on, so `stop`, called once at the first overrun,
+    ends the caller's work; the caller then reports `exceeded`."""
+
+    def __init__(self, what: str) -> None:
+        self.limit = LISTING_BYTES.value()
+        self.left = self.limit
+        self.what = what
+        self.exceeded: SchemaError | None = None
+        self.stop: Callable[[], Any] = lambda: None
+
+    def spend(self, amount: int) -> None:
+        self.left -= amount
+        if self.left < 0:
+            if self.exceeded is None:
+                self.exceeded = SchemaError(LISTING_BYTES.exceeded(self.what, f"more than {self.limit:,}", self.limit))
+                self.stop()
+            raise SchemaError(str(self.exceeded))
 
 
 def check_description(text: str, what: str) -> str:

@@ -340,15 +340,19 @@ def list_tools(server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT) -> t
 
     params = stdio_params(server)
     where = _where(server)
+    received = limits.ReadBudget(f"what the MCP server {where} sent")
 
     async def run() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        async with mcp_client.session(server, params, timeout) as (client, info):
+        async with mcp_client.session(server, params, timeout, received) as (client, info):
             tools = await _all_pages(client)
         return info, [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
 
     async def bounded() -> tuple[dict[str, Any], list[dict[str, Any]]]:
         # Each request has its own timeout; this bounds everything else (a TCP
         # connect that hangs, a process that will not die). Pages add up.
+        # The SDK may wait on a stream cut at the byte limit (its SSE reader blocks handing the
+        # error on): the whole listing is cancelled then.
+        received.stop = asyncio.current_task().cancel  # type: ignore[union-attr]
         return await asyncio.wait_for(run(), timeout * 4 + 10)
 
     with _client_log() as log, waiting():
@@ -359,6 +363,8 @@ def list_tools(server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT) -> t
         except BaseException as exc:  # noqa: BLE001 - every failure becomes one line
             if isinstance(exc, KeyboardInterrupt):
                 raise
+            if received.exceeded is not None:  # whatever the client made of the stream that was cut
+                raise received.exceeded from None
             if isinstance(leaf := _leaf(exc), SchemaError):  # what the listing broke (a limit), from inside the session
                 raise leaf from None
             refusal = _refusal_reason(server, leaf, timeout)
