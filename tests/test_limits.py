@@ -106,6 +106,15 @@ def test_an_endless_mcp_answer_is_cut_while_it_arrives(project: Project, uri: st
                        "VENDORGEN_MAX_LISTING_BYTES")  # fmt: skip
 
 
+def test_an_endless_gradio_config_is_cut_while_it_arrives(project: Project) -> None:
+    port = free_port()
+    with server_process([FAULTY_HTTP, "--mode", "endless", "--port", str(port)], f"http://127.0.0.1:{port}/__ready__"):
+        one_error_line(project, ["add", f"space:http://127.0.0.1:{port}/"],
+                       {"VENDORGEN_HUB_TIMEOUT": "100", "VENDORGEN_MAX_LISTING_BYTES": "1000000"},
+                       f"what the Gradio app at http://127.0.0.1:{port}/ sent has more than 1,000,000 bytes",
+                       "VENDORGEN_MAX_LISTING_BYTES")  # fmt: skip
+
+
 def test_too_many_tools_are_refused_page_by_page(project: Project) -> None:
     one_error_line(project, ["add", f"{MANY} --count 40 --page-size 5", "--trust", "--env", "PYTHONPATH"], {"VENDORGEN_MAX_TOOLS": "10"},
                    "VENDORGEN_MAX_TOOLS", "over vendorgen's limit of 10 ")  # fmt: skip

@@ -127,22 +127,54 @@ def _view_api(app_url: str, token: str | bool, target: str, explicit_token: str 
     which also keeps gradio_client from sending the machine's token by itself)."""
     from gradio_client import Client  # heavy; only `add space:` pays for it
 
+    received = limits.ReadBudget(f"what the Gradio app at {target} sent")
+
     def read() -> Any:
-        client = Client(app_url, token=token, verbose=False, analytics_enabled=False)
+        client = Client(app_url, token=token, verbose=False, analytics_enabled=False,
+                        httpx_kwargs={"auth": _counted_reads(received)})  # fmt: skip
         return client.view_api(return_format="dict", print_info=False)
 
     try:
         with waiting():
             api = within_deadline(read, f"the Gradio app at {target}")
-    except VendorgenError:  # the deadline, a bad VENDORGEN_HUB_TIMEOUT
+    except VendorgenError:  # the deadline, a bad VENDORGEN_HUB_TIMEOUT, the byte limit
         raise
     except Exception as exc:  # gradio_client raises anything from httpx errors to ValueError
+        if received.exceeded is not None:  # however gradio_client reported the body that was cut
+            raise received.exceeded from None
         raise SourceUnreachable(
             f"cannot read the Gradio API of {target}: {first_line(exc, explicit_token)}"
         ) from None
     if not isinstance(api, dict):
         raise SourceUnreachable(f"{target} did not describe a Gradio API")
     return api
+
+
+def _counted_reads(received: limits.ReadBudget) -> Any:
+    """An httpx `Auth` that adds no credentials: every response body passes through `received`
+    as it is read. gradio_client reads the app's config and API info with `httpx.get(...,
+    **httpx_kwargs)`, which takes no transport and no event hooks; an auth flow is the one thing
+    those keyword arguments reach that sees each response before its body is read."""
+    import httpx
+
+    class Counted(httpx.SyncByteStream):
+        def __init__(self, stream: Any) -> None:
+            self.stream = stream
+
+        def __iter__(self) -> Any:
+            for chunk in self.stream:
+                received.spend(len(chunk))
+                yield chunk
+
+        def close(self) -> None:
+            self.stream.close()
+
+    class Counting(httpx.Auth):
+        def auth_flow(self, request: Any) -> Any:
+            response = yield request
+            response.stream = Counted(response.stream)
+
+    return Counting()
 
 
 def _locate(space_id: str, token: str | None) -> tuple[str, str]:
