@@ -352,8 +352,9 @@ def list_tools(server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT) -> t
         # connect that hangs, a process that will not die). Pages add up.
         # The SDK may wait on a stream cut at the byte limit (its SSE reader blocks handing the
         # error on): the whole listing is cancelled then.
-        received.stop = asyncio.current_task().cancel  # type: ignore[union-attr]
-        return await asyncio.wait_for(run(), timeout * 4 + 10)
+        listing = asyncio.ensure_future(run())
+        received.stop = listing.cancel
+        return await asyncio.wait_for(listing, timeout * 4 + 10)
 
     with _client_log() as log, waiting():
         try:

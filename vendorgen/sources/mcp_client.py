@@ -68,19 +68,23 @@ def _transport(server: Mapping[str, Any], stdio_params: Any, timeout: float, rec
         from mcp.client.stdio import stdio_client
 
         return stdio_client(stdio_params)
-    import httpx
+    import mcp.client.streamable_http as streamable_http
+
+    mcp_1 = hasattr(streamable_http, "streamablehttp_client")
+    if mcp_1:
+        import httpx as http
+    else:  # mcp 2.x talks through httpx2 (the same API)
+        import httpx2 as http
 
     def client(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
         """The SDK's `httpx_client_factory`: its own client (the same settings), reading through `received`."""
-        return httpx.AsyncClient(headers=headers, timeout=timeout, auth=auth, transport=_counting(httpx, received))
+        return http.AsyncClient(headers=headers, timeout=timeout, auth=auth, transport=_counting(http, received))
 
     if server["transport"] == "sse":
         from mcp.client.sse import sse_client
 
         return sse_client(server["url"], timeout=float(timeout), sse_read_timeout=float(timeout), httpx_client_factory=client)
-    import mcp.client.streamable_http as streamable_http
-
-    if hasattr(streamable_http, "streamablehttp_client"):  # mcp 1.x: takes its time-outs itself
+    if mcp_1:  # takes its time-outs itself
         return streamable_http.streamablehttp_client(
             server["url"], timeout=float(timeout), sse_read_timeout=float(timeout), httpx_client_factory=client
         )
