@@ -112,8 +112,8 @@ class NodeBudget:
     expanded, so the limit stops the expansion itself rather than measuring its result. A budget
     `within` another (one tool's within its listing's) spends from both."""
 
-    def __init__(self, what: str = "the input schema", limit: Limit = SCHEMA_NODES, within: NodeBudget | None = None):
-        self.kind = limit
+    def __init__(self, what: str = "the input schema", limit: Limit = SCHEMA_NODES, within: NodeBudget | None = None) -> None:
+        self.rule = limit
         self.limit = limit.value()
         self.left = self.limit
         self.what = what
@@ -123,7 +123,7 @@ class NodeBudget:
         self.left -= nodes
         if self.left < 0:
             raise SchemaError(
-                self.kind.exceeded(f"{self.what} (its $refs inlined)", f"more than {self.limit:,}", self.limit)
+                self.rule.exceeded(f"{self.what} (its $refs inlined)", f"more than {self.limit:,}", self.limit)
             )
         if self.within is not None:
             self.within.spend(nodes)
