@@ -13,6 +13,7 @@ The differences between the majors are feature checks, never version numbers.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -71,10 +72,7 @@ def _transport(server: Mapping[str, Any], stdio_params: Any, timeout: float, rec
     import mcp.client.streamable_http as streamable_http
 
     mcp_1 = hasattr(streamable_http, "streamablehttp_client")
-    if mcp_1:
-        import httpx as http
-    else:  # mcp 2.x talks through httpx2 (the same API)
-        import httpx2 as http
+    http: Any = importlib.import_module("httpx" if mcp_1 else "httpx2")  # mcp 2.x: httpx2, the same API
 
     def client(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
         """The SDK's `httpx_client_factory`: its own client (the same settings), reading through `received`."""
