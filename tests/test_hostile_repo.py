@@ -107,6 +107,48 @@ def test_a_journal_cannot_rename_a_staged_file_over_a_file_vendorgen_did_not_wri
     assert (example.root / "src" / "app.py").read_text() == APP
 
 
+HEADER = b"# Vendored by vendorgen 0.1.0: review it as code you run.\n"
+# A docstring whose escaped quotes become real ones under unicode_escape: other code than the gate read.
+ESCAPED = b'def run():\n    """\\x22\\x22\\x22; import os; os.system("id") #"""\n'
+
+
+@pytest.mark.parametrize(
+    "staged",
+    [HEADER + b"# -*- coding: unicode_escape -*-\n" + ESCAPED,  # PEP 263: Python obeys line 2
+     b"\xef\xbb\xbf" + HEADER + ESCAPED,  # a byte order mark
+     HEADER + b"# caf\xe9\n" + ESCAPED],  # not UTF-8
+    ids=["coding", "bom", "latin-1"],
+)  # fmt: skip
+def test_a_replayed_journal_writes_only_what_the_gate_would_write(example: Project, staged: bytes) -> None:
+    """A committed journal renaming a planted staged file over a module: its text is checked as a fresh write is."""
+    module = example.root / "tools" / "convert.py"
+    original = module.read_bytes()
+    (example.root / "tools" / ".convert.py.vendorgen-new").write_bytes(staged)
+    lock = (example.root / LOCK_NAME).read_text()
+    journal = {"state": "committed", "renames": [["tools/.convert.py.vendorgen-new", "tools/convert.py"]],
+               "removed": [], "lock": lock, "created": []}  # fmt: skip
+    (example.root / JOURNAL_NAME).write_text(json.dumps(journal))
+    before = example.snapshot()
+
+    line = error_line(example.run("list"))
+
+    assert JOURNAL_NAME in line and "tools/.convert.py.vendorgen-new" in line
+    assert module.read_bytes() == original
+    assert example.snapshot() == before
+
+
+def test_a_replayed_journal_does_not_stop_halfway_on_a_lock_it_cannot_write(example: Project) -> None:
+    (example.root / "tools" / ".convert.py.vendorgen-new").write_bytes((example.root / "tools" / "convert.py").read_bytes())
+    lock = (example.root / LOCK_NAME).read_text() + "# \ud800\n"
+    journal = {"state": "committed", "renames": [["tools/.convert.py.vendorgen-new", "tools/convert.py"]],
+               "removed": [], "lock": lock, "created": []}  # fmt: skip
+    (example.root / JOURNAL_NAME).write_text(json.dumps(journal))
+    before = example.snapshot()
+
+    assert JOURNAL_NAME in error_line(example.run("list"))
+    assert example.snapshot() == before
+
+
 # -- 4: a lock path into a virtual environment ---------------------------------------------------
 
 

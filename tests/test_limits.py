@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Project
+from tests.conftest import REPO, Project
+from tests.servers import free_port, server_process
 from tests.servers.fakehub import FakeHub
 from tests.servers.mcp_oversized import doubling_schema
 from tests.test_hub_source import SPACE, TOOL_PY, env, tool_space
 from vendorgen.errors import SchemaError, UsageError
+from vendorgen.limits import listing_budget
 from vendorgen.schema import inputs_from_object
 
 OVERSIZED = "mcp:stdio:python -m tests.servers.mcp_oversized stdio"
 MANY = "mcp:stdio:python -m tests.servers.mcp_many stdio"
+FAULTY_HTTP = str(REPO / "tests" / "servers" / "faulty_http.py")
 
 
 def one_error_line(project: Project, args: list[str], env: dict[str, str], *expected: str) -> str:
@@ -55,6 +58,29 @@ def test_a_doubling_schema_from_an_mcp_server(project: Project) -> None:
                    "nodes", "VENDORGEN_MAX_SCHEMA_NODES")  # fmt: skip
 
 
+def test_many_tools_each_under_the_node_limit_are_bounded_as_one_listing(project: Project) -> None:
+    # 10 tools of 8,188 nodes each: every one under the 10,000 of a tool, together over the 50,000 of a listing.
+    line = one_error_line(project, ["add", f"{OVERSIZED} --tools 10 --doubling 10", "--trust", "--env", "PYTHONPATH"],
+                          {}, "the listing of the MCP server `python -m tests.servers.mcp_oversized",
+                          "over vendorgen's limit of 50,000", "VENDORGEN_MAX_LISTING_SCHEMA_NODES")  # fmt: skip
+    assert "VENDORGEN_MAX_SCHEMA_NODES" not in line
+
+
+def test_the_listing_node_limit_sums_over_tools(monkeypatch: pytest.MonkeyPatch) -> None:
+    small = doubling_schema(8)  # 2,044 nodes inlined
+    monkeypatch.setenv("VENDORGEN_MAX_LISTING_SCHEMA_NODES", "5000")
+    listing = listing_budget("a test listing")
+    inputs_from_object(small, listing)
+    inputs_from_object(small, listing)
+    with pytest.raises(SchemaError, match="the listing of a test listing .*limit of 5,000 .*LISTING_SCHEMA_NODES"):
+        inputs_from_object(small, listing)
+
+
+def test_the_endpoints_of_a_gradio_app_are_bounded_as_one_listing(project: Project, gradio_app: str) -> None:
+    one_error_line(project, ["add", f"space:{gradio_app}", "--all-endpoints"], {"VENDORGEN_MAX_LISTING_SCHEMA_NODES": "5"},
+                   "the listing of the Gradio app at", "VENDORGEN_MAX_LISTING_SCHEMA_NODES")  # fmt: skip
+
+
 def test_a_long_description_from_an_mcp_server(project: Project) -> None:
     line = one_error_line(project, ["add", f"{OVERSIZED} --description 150000", "--trust", "--env", "PYTHONPATH"], {},
                           "150,000 characters", "limit of 100,000", "VENDORGEN_MAX_DESCRIPTION_CHARS")  # fmt: skip
@@ -67,6 +93,26 @@ def test_a_long_description_from_an_mcp_server(project: Project) -> None:
 def test_a_listing_over_the_byte_limit(project: Project) -> None:
     one_error_line(project, ["add", f"{OVERSIZED} --description 50000", "--trust", "--env", "PYTHONPATH"],
                    {"VENDORGEN_MAX_LISTING_BYTES": "10000"}, "bytes", "VENDORGEN_MAX_LISTING_BYTES")  # fmt: skip
+
+
+@pytest.mark.parametrize("uri, mode", [("mcp:http://{address}/mcp", "endless"), ("mcp:sse:http://{address}/sse", "endless-events")])
+def test_an_endless_mcp_answer_is_cut_while_it_arrives(project: Project, uri: str, mode: str) -> None:
+    """Data that never stops never times out either: only counting it as it arrives ends it (in under a second)."""
+    port = free_port()
+    with server_process([FAULTY_HTTP, "--mode", mode, "--port", str(port)], f"http://127.0.0.1:{port}/__ready__"):
+        one_error_line(project, ["add", uri.format(address=f"127.0.0.1:{port}")],
+                       {"VENDORGEN_MCP_TIMEOUT": "60", "VENDORGEN_MAX_LISTING_BYTES": "1000000"},
+                       f"what the MCP server http://127.0.0.1:{port}/", "sent has more than 1,000,000 bytes",
+                       "VENDORGEN_MAX_LISTING_BYTES")  # fmt: skip
+
+
+def test_an_endless_gradio_config_is_cut_while_it_arrives(project: Project) -> None:
+    port = free_port()
+    with server_process([FAULTY_HTTP, "--mode", "endless", "--port", str(port)], f"http://127.0.0.1:{port}/__ready__"):
+        one_error_line(project, ["add", f"space:http://127.0.0.1:{port}/"],
+                       {"VENDORGEN_HUB_TIMEOUT": "100", "VENDORGEN_MAX_LISTING_BYTES": "1000000"},
+                       f"what the Gradio app at http://127.0.0.1:{port}/ sent has more than 1,000,000 bytes",
+                       "VENDORGEN_MAX_LISTING_BYTES")  # fmt: skip
 
 
 def test_too_many_tools_are_refused_page_by_page(project: Project) -> None:
@@ -90,6 +136,8 @@ def test_too_many_langchain_tools_and_a_long_parameter_description(project: Proj
     )
     one_error_line(project, ["add", "langchain:lc_many:TOOLS"], {"VENDORGEN_MAX_TOOLS": "3"},
                    "lc_many:TOOLS has 5 tools", "VENDORGEN_MAX_TOOLS")  # fmt: skip
+    one_error_line(project, ["add", "langchain:lc_many:TOOLS"], {"VENDORGEN_MAX_LISTING_SCHEMA_NODES": "10"},
+                   "the listing of lc_many:TOOLS", "VENDORGEN_MAX_LISTING_SCHEMA_NODES")  # fmt: skip
     one_error_line(project, ["add", "langchain:lc_many:LONG"], {"VENDORGEN_MAX_DESCRIPTION_CHARS": "1000"},
                    "parameter 'text'", "5,000 characters", "VENDORGEN_MAX_DESCRIPTION_CHARS")  # fmt: skip
 

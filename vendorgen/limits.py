@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,11 @@ TOOLS = Limit("VENDORGEN_MAX_TOOLS", 1_000, "tools")
 # module, about a minute), so the default is far above real schemas (hundreds to a few thousand)
 # and far below that.
 SCHEMA_NODES = Limit("VENDORGEN_MAX_SCHEMA_NODES", 10_000, "nodes")
+# The same JSON values summed over every tool of one listing (an MCP server's tools, a LangChain
+# toolkit, the chosen endpoints of a Gradio app): many tools each just under SCHEMA_NODES would
+# otherwise add up without bound (1,000 tools, 10 million nodes, one module). Real servers of 100-150
+# tools stay in the low tens of thousands.
+LISTING_SCHEMA_NODES = Limit("VENDORGEN_MAX_LISTING_SCHEMA_NODES", 50_000, "nodes")
 # Characters of one description (of a tool or of a parameter).
 DESCRIPTION = Limit("VENDORGEN_MAX_DESCRIPTION_CHARS", 100_000, "characters")
 
@@ -72,6 +78,29 @@ def check_listing(listing: Any, what: str) -> None:
     LISTING_BYTES.check(size, what)
 
 
+class ReadBudget:
+    """LISTING_BYTES, spent as a listing's bytes arrive, so a source that sends without end is cut
+    while it sends, not measured once everything is in memory. The first overrun is kept
+    (`exceeded`): a client library may catch what its stream raised and report something else
+    (a time-out, a closed connection) or even wait on, so `stop`, called once at the first overrun,
+    ends the caller's work; the caller then reports `exceeded`."""
+
+    def __init__(self, what: str) -> None:
+        self.limit = LISTING_BYTES.value()
+        self.left = self.limit
+        self.what = what
+        self.exceeded: SchemaError | None = None
+        self.stop: Callable[[], Any] = lambda: None
+
+    def spend(self, amount: int) -> None:
+        self.left -= amount
+        if self.left < 0:
+            if self.exceeded is None:
+                self.exceeded = SchemaError(LISTING_BYTES.exceeded(self.what, f"more than {self.limit:,}", self.limit))
+                self.stop()
+            raise SchemaError(str(self.exceeded))
+
+
 def check_description(text: str, what: str) -> str:
     """`text`, refused if it is longer than DESCRIPTION."""
     DESCRIPTION.check(len(text), what)
@@ -79,17 +108,27 @@ def check_description(text: str, what: str) -> str:
 
 
 class NodeBudget:
-    """SCHEMA_NODES, spent one node at a time while a schema is expanded, so the limit stops the
-    expansion itself rather than measuring its result."""
+    """A limit on nodes (SCHEMA_NODES unless told), spent one node at a time while a schema is
+    expanded, so the limit stops the expansion itself rather than measuring its result. A budget
+    `within` another (one tool's within its listing's) spends from both."""
 
-    def __init__(self, what: str = "the input schema") -> None:
-        self.limit = SCHEMA_NODES.value()
+    def __init__(self, what: str = "the input schema", limit: Limit = SCHEMA_NODES, within: NodeBudget | None = None) -> None:
+        self.rule = limit
+        self.limit = limit.value()
         self.left = self.limit
         self.what = what
+        self.within = within
 
     def spend(self, nodes: int = 1) -> None:
         self.left -= nodes
         if self.left < 0:
             raise SchemaError(
-                SCHEMA_NODES.exceeded(f"{self.what} (its $refs inlined)", f"more than {self.limit:,}", self.limit)
+                self.rule.exceeded(f"{self.what} (its $refs inlined)", f"more than {self.limit:,}", self.limit)
             )
+        if self.within is not None:
+            self.within.spend(nodes)
+
+
+def listing_budget(what: str) -> NodeBudget:
+    """The LISTING_SCHEMA_NODES budget of one listing; `what` names the source in the error."""
+    return NodeBudget(f"the listing of {what}", LISTING_SCHEMA_NODES)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import unquote
 
 from vendorgen import naming
 from vendorgen.errors import SchemaError
@@ -42,42 +43,60 @@ class MappedType:
 
 
 def resolve_refs(schema: Any, root: Mapping[str, Any], nodes: NodeBudget | None = None) -> Any:
-    """`schema` with local `$ref`s inlined as plain dicts.
+    """`schema` with its `$ref`s into `root` inlined as plain dicts.
 
     A reference back into itself (a recursive type) stays a `$ref`, and the
     definitions it needs are attached as `$defs` so the result stays valid.
     Every value of the result is paid for from `nodes` (a fresh budget if none
     is given) as it is made: references that fan out are stopped while they expand.
+    A reference that leads outside `root` (http(s), a file) is refused, never fetched.
     """
     needed: dict[str, Any] = {}
-    resolved = _resolve(schema, root, (), needed, 0, nodes or NodeBudget())
+    resolved = _resolve(schema, _resolver(root), (), needed, 0, nodes or NodeBudget())
     if needed and isinstance(resolved, dict):
         resolved = {**resolved, "$defs": dict(sorted(needed.items()))}
     return resolved
 
 
-def _resolve(
-    node: Any, root: Mapping[str, Any], stack: tuple[str, ...], needed: dict[str, Any], depth: int, nodes: NodeBudget
-) -> Any:
+# Where `root` is registered: references are resolved against it, as the document's own URI.
+_ROOT_URI = "urn:vendorgen:schema"
+
+
+def _resolver(root: Mapping[str, Any]) -> Any:
+    """A `referencing` resolver that knows `root` and nothing else.
+
+    Its registry has no `retrieve` function, so a reference to any other document is
+    `Unresolvable`: nothing is ever fetched. Every schema is read as draft 2020-12, which MCP
+    specifies and pydantic and Gradio write (a `$schema` naming another dialect is not trusted).
+    """
+    from referencing import Registry  # lazy: the CLI's start does not pay for it (mcp imports it anyway)
+    from referencing.jsonschema import DRAFT202012
+
+    resource = DRAFT202012.create_resource(root)
+    return Registry().with_resource(_ROOT_URI, resource).resolver(_ROOT_URI)
+
+
+def _resolve(node: Any, resolver: Any, stack: tuple[str, ...], needed: dict[str, Any], depth: int, nodes: NodeBudget) -> Any:
     _check_depth(depth)
     nodes.spend()
     if isinstance(node, list):
-        return [_resolve(item, root, stack, needed, depth + 1, nodes) for item in node]
+        return [_resolve(item, resolver, stack, needed, depth + 1, nodes) for item in node]
     if not isinstance(node, dict):
         return node
     ref = node.get("$ref")
     if isinstance(ref, str):
-        name, target = _lookup(ref, root)
+        name = _definition_name(ref)
+        target, target_resolver = _lookup(ref, resolver)
         siblings = {key: value for key, value in node.items() if key != "$ref"}
         if name in stack:
             if name not in needed:
                 needed[name] = {}  # claimed first, so the definition's own self-references stop here
-                needed[name] = _resolve(target, root, (name,), needed, depth + 1, nodes)
-            return {"$ref": f"#/$defs/{name}", **siblings}
-        inlined = _resolve(target, root, (*stack, name), needed, depth + 1, nodes)
-        return {**inlined, **_resolve(siblings, root, stack, needed, depth + 1, nodes)}
+                needed[name] = _resolve(target, target_resolver, (name,), needed, depth + 1, nodes)
+            return {"$ref": "#/$defs/" + _pointer_segment(name), **siblings}
+        inlined = _resolve(target, target_resolver, (*stack, name), needed, depth + 1, nodes)
+        return {**inlined, **_resolve(siblings, resolver, stack, needed, depth + 1, nodes)}
     return {
-        key: _resolve_keyword(key, value, root, stack, needed, depth + 1, nodes)
+        key: _resolve_keyword(key, value, resolver, stack, needed, depth + 1, nodes)
         for key, value in node.items()
         if key not in ("$defs", "definitions")
     }
@@ -86,7 +105,7 @@ def _resolve(
 def _resolve_keyword(
     key: str,
     value: Any,
-    root: Mapping[str, Any],
+    resolver: Any,
     stack: tuple[str, ...],
     needed: dict[str, Any],
     depth: int,
@@ -98,10 +117,8 @@ def _resolve_keyword(
         return _checked_nesting(value, depth, nodes)
     if key in _SCHEMA_MAPS and isinstance(value, dict):
         # Property names are data too: a property may be called "$defs" or "definitions".
-        return {name: _resolve(schema, root, stack, needed, depth + 1, nodes) for name, schema in value.items()}
-    return _resolve(value, root, stack, needed, depth, nodes)
-
-
+        return {name: _resolve(schema, resolver, stack, needed, depth + 1, nodes) for name, schema in value.items()}
+    return _resolve(value, resolver, stack, needed, depth, nodes)
 def _checked_nesting(value: Any, depth: int = 0, nodes: NodeBudget | None = None) -> Any:
     """`value`, refused if its lists and dicts nest deeper than MAX_DEPTH (generated code that deep does not compile)
     or, given `nodes`, if it holds more values than are left in that budget."""
@@ -118,15 +135,39 @@ def _check_depth(depth: int) -> None:
         raise SchemaError(f"schema is nested deeper than {MAX_DEPTH} levels")
 
 
-def _lookup(ref: str, root: Mapping[str, Any]) -> tuple[str, Any]:
-    for prefix, section in (("#/$defs/", "$defs"), ("#/definitions/", "definitions")):
-        if ref.startswith(prefix):
-            name = ref[len(prefix) :]
-            definitions = root.get(section)
-            if isinstance(definitions, Mapping) and name in definitions:
-                return name, definitions[name]
-            raise SchemaError(f"$ref {ref!r} points at no definition")
-    raise SchemaError(f"$ref {ref!r} is not a local reference; only #/$defs/... is supported")
+def _lookup(ref: str, resolver: Any) -> tuple[Any, Any]:
+    """What `ref` points at in the schema, and the resolver for the references inside it."""
+    from referencing.exceptions import Unresolvable
+
+    try:
+        resolved = resolver.lookup(ref)
+    except Unresolvable:
+        if ref.startswith("#"):
+            raise SchemaError(f"$ref {ref!r} points at nothing in the schema") from None
+        raise SchemaError(
+            f"$ref {ref!r} points outside the schema; vendorgen never fetches a schema from the network or a file"
+        ) from None
+    except (AttributeError, TypeError, ValueError, LookupError):
+        # referencing reads every value on the way as a schema: a pointer through a list, a string
+        # or a number (or a non-string `$id` met while it searches) fails inside it.
+        raise SchemaError(f"$ref {ref!r} points through something that is not a schema") from None
+    return resolved.contents, resolved.resolver
+
+
+def _definition_name(ref: str) -> str:
+    """The name a reference's target keeps under `$defs` when it recurses: a definition's own name
+    (`#/$defs/Node`, `#/definitions/Node`: `Node`), else the reference's fragment."""
+    fragment = unquote(ref.partition("#")[2])
+    for section in ("/$defs/", "/definitions/"):
+        name = fragment[len(section) :]
+        if fragment.startswith(section) and name and "/" not in name:
+            return name.replace("~1", "/").replace("~0", "~")
+    return fragment.lstrip("/") or ref  # another pointer, an anchor; `#` (the whole schema) keeps its `#`
+
+
+def _pointer_segment(name: str) -> str:
+    """`name` as one segment of a JSON pointer (RFC 6901)."""
+    return name.replace("~", "~0").replace("/", "~1")
 
 
 def map_type(schema: Any, depth: int = 0) -> MappedType:
@@ -315,8 +356,9 @@ def input_spec(
     return spec
 
 
-def inputs_from_object(schema: Any) -> tuple[InputSpec, ...]:
-    """The inputs of an object schema (an MCP `inputSchema`, a LangChain args schema)."""
+def inputs_from_object(schema: Any, listing: NodeBudget | None = None) -> tuple[InputSpec, ...]:
+    """The inputs of an object schema (an MCP `inputSchema`, a LangChain args schema); what they
+    cost is spent from the tool's own budget and from `listing`, the budget of all its tools."""
     if not isinstance(schema, Mapping):
         raise SchemaError("the input schema is not a JSON object")
     properties = schema.get("properties") or {}
@@ -326,7 +368,7 @@ def inputs_from_object(schema: Any) -> tuple[InputSpec, ...]:
     if not isinstance(required, list):  # a string would make `wire in required` a substring test
         raise SchemaError("`required` is not a list")
     # A property both required and with a default (zod's `.default()`) may be left out: the server fills it in.
-    nodes = NodeBudget()  # one budget for all the properties of one tool
+    nodes = NodeBudget(within=listing)  # one budget for all the properties of one tool
     specs = []
     for wire, property_schema in properties.items():
         resolved = resolve_refs(property_schema, schema, nodes)

@@ -53,7 +53,7 @@ from vendorgen.projectfiles import (
     relative_parts,
     package_file,
 )
-from vendorgen.pysource import python_text
+from vendorgen.pysource import check_as_written, python_text
 from vendorgen.runtime import RuntimeEntry
 
 _JOURNAL_TEMP = f"{STATE_DIR}/.journal.json.tmp"  # what _replace_durably writes before renaming the journal
@@ -469,6 +469,7 @@ class Workspace:
         """Renames only onto files the journal's new lock may own, deletions only of what the lock owns."""
         if journal["state"] not in (_STAGING, _COMMITTED) or not isinstance(journal["lock"], str):
             raise ValueError("unknown state")
+        journal["lock"].encode("utf-8")  # a lone surrogate would fail the write halfway through the replay
         new, new_runtimes = _parse_lock_text(journal["lock"])
         owned = lock_owns(new, new_runtimes)
         current = self._parse_lock()
@@ -480,6 +481,8 @@ class Workspace:
                 raise ValueError(f"it would write {final}, which its {LOCK_NAME} does not own")
             self.project.reach(staged)  # a regular file or missing, not reached through a link
             self._check_replaceable(final, modules)
+            if journal["state"] == _COMMITTED:
+                self._check_staged_text(staged, final)
         current_owned = lock_owns(current, self._parse_runtimes())
         for relative in journal["removed"]:
             if relative not in current_owned and self.project.exists(relative):
@@ -491,6 +494,20 @@ class Workspace:
         for relative in journal["created"]:
             if relative not in directories:
                 raise ValueError(f"it would remove the directory {relative}, which holds nothing vendorgen writes")
+
+    def _check_staged_text(self, staged: str, final: str) -> None:
+        """What a replayed rename puts at `final`, checked as the gate checks a fresh write: UTF-8
+        text, and for a Python file the same text when Python reads it (PEP 263: no other declared
+        encoding, no byte order mark), so a planted journal cannot land a file the gate refuses."""
+        data = self.project.read_bytes(staged)
+        if data is None:
+            return  # renamed before the interruption: nothing left to write
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{staged} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        if final.endswith(".py"):
+            check_as_written(text, staged)
 
     def _missing_directories(self, directories: list[str]) -> list[str]:
         """Those of `directories` (root-relative, "" for the root) and their parents that do not exist yet."""

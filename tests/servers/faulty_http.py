@@ -5,7 +5,9 @@ python tests/servers/faulty_http.py --port N --mode MODE
 Modes: `status:CODE` (every request answers CODE with a JSON error), `hang` (accepts,
 then never answers), `truncated` (promises a JSON body and sends half of it),
 `malformed` (200 with invalid JSON), `reset` (closes the connection without answering),
-`trickle` (answers one byte a second, headers included, and never finishes: no read ever times out).
+`trickle` (answers one byte a second, headers included, and never finishes: no read ever times out),
+`endless` (200 with a JSON body that never ends, sent as fast as it is read), `endless-events` (the
+same as an event stream of comments, which an SSE reader skips).
 """
 
 from __future__ import annotations
@@ -58,6 +60,18 @@ def handler_for(mode: str) -> type[BaseHTTPRequestHandler]:
                     self.wfile.write(bytes([byte]))
                     self.wfile.flush()
                     time.sleep(1)
+            elif mode in ("endless", "endless-events"):
+                events = mode == "endless-events"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream" if events else "application/json")
+                self.end_headers()
+                chunk = b": padding\n" * 6000 if events else b"x" * 60_000
+                try:
+                    self.wfile.write(b"" if events else b'{"jsonrpc": "2.0", "id": 0, "result": {"padding": "')
+                    while True:
+                        self.wfile.write(chunk)
+                except OSError:  # the client hung up: what it should do
+                    pass
             elif mode == "reset":
                 self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
                 self.connection.close()

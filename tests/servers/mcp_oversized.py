@@ -3,6 +3,7 @@
     python -m tests.servers.mcp_oversized stdio --doubling N     # a $defs chain where each entry refers
                                                                  # to the next twice: 4*2^N nodes inlined
     python -m tests.servers.mcp_oversized stdio --description N  # a tool description of N characters
+    python -m tests.servers.mcp_oversized stdio --tools N ...    # N such tools (big0, big1, ...)
 """
 
 from __future__ import annotations
@@ -28,10 +29,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = make_parser(__doc__.splitlines()[0])
     parser.add_argument("--doubling", type=int, default=0)
     parser.add_argument("--description", type=int, default=0)
+    parser.add_argument("--tools", type=int, default=1)
     args = parser.parse_args(argv)
     schema = doubling_schema(args.doubling) if args.doubling else {"type": "object", "properties": {}}
     description = "d" * args.description if args.description else "A tool."
-    tools = [types.Tool(name="big", description=description, inputSchema=schema)]
+    names = ["big"] if args.tools == 1 else [f"big{index}" for index in range(args.tools)]
+    tools = [types.Tool(name=name, description=description, inputSchema=schema) for name in names]
 
     async def call(name: str, arguments: dict[str, Any]) -> Any:
         return [types.TextContent(type="text", text=echo_text(name, arguments))]

@@ -1,5 +1,7 @@
 """The one JSON Schema walk: each row of the type table in docs/DESIGN-notes and the issue."""
 
+import socket
+
 import pytest
 
 from vendorgen.errors import SchemaError
@@ -68,6 +70,53 @@ def test_recursive_ref_keeps_its_definitions() -> None:
 def test_bad_refs_are_refused(ref: str) -> None:
     with pytest.raises(SchemaError):
         resolve_refs({"$ref": ref}, {"$defs": {}})
+
+
+def test_refs_outside_the_schema_are_refused_and_never_fetched() -> None:
+    """A hostile schema pointing at a server (and at files) that would answer: nothing connects to it."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.setblocking(False)
+        here = f"http://127.0.0.1:{listener.getsockname()[1]}"
+        hostile = [
+            ({"$ref": f"{here}/schema.json"}, {}),
+            ({"$ref": f"{here}/schema.json#/$defs/X"}, {}),
+            ({"$ref": "file:///etc/passwd"}, {}),
+            ({"$ref": "other.json"}, {"$id": f"{here}/root.json"}),  # relative to the schema's own `$id`
+            ({"$ref": "#/$defs/Sub"}, {"$defs": {"Sub": {"$id": f"{here}/sub/", "items": {"$ref": "next.json"}}}}),
+        ]
+        for schema, root in hostile:
+            with pytest.raises(SchemaError, match="never fetches a schema"):
+                resolve_refs(schema, root)
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # no connection was ever attempted
+
+
+def test_pointer_escapes_are_read_and_written() -> None:
+    node = {"type": "array", "items": {"$ref": "#/$defs/a~1b"}}
+    root = {"$defs": {"a/b": node, "t~x": {"type": "string"}}}
+    assert resolve_refs({"$ref": "#/$defs/t~0x"}, root) == {"type": "string"}
+    resolved = resolve_refs({"$ref": "#/$defs/a~1b"}, root)
+    assert resolved["items"] == {"$ref": "#/$defs/a~1b"} and set(resolved["$defs"]) == {"a/b"}
+    assert resolve_refs({"$ref": "#/$defs/a~1b"}, resolved)["$defs"] == resolved["$defs"]  # the result is valid
+
+
+def test_a_recursive_ref_to_any_pointer_keeps_its_definition() -> None:
+    tree = {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/properties/tree"}}}}
+    resolved = resolve_refs({"$ref": "#/properties/tree"}, {"properties": {"tree": tree}})
+    assert resolved["properties"]["kids"]["items"] == {"$ref": "#/$defs/properties~1tree"}
+    assert resolved["$defs"]["properties/tree"]["type"] == "object"
+
+
+@pytest.mark.parametrize(
+    "ref, root",
+    [("#/$defs/L/0", {"$defs": {"L": [1]}}), ("#/$defs/S/0", {"$defs": {"S": "text"}}),
+     ("#/x/y", {"x": 5}), ("#anchor", {"$defs": {"A": {"$id": 3}}})],
+)  # fmt: skip
+def test_a_pointer_through_what_is_not_a_schema_is_one_schema_error(ref: str, root: dict) -> None:
+    with pytest.raises(SchemaError, match="points"):
+        resolve_refs({"$ref": ref}, root)
 
 
 def test_deep_nesting_is_refused_not_crashed() -> None:

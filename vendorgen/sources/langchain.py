@@ -356,10 +356,11 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     if snapshot.get("shape") not in SHAPES:
         raise SchemaError(f"unknown LangChain object shape {snapshot.get('shape')!r}")
     tools = []
+    listing = limits.listing_budget(f"{module_name}:{attr}")
     for raw in snapshot["tools"]:
         given = snapshot.get("tool_name")  # --name; an edited snapshot may hold anything
         name = naming.python_name(given) if given else tool_name(raw["name"], snapshot.get("prefix", ""))
-        tools.append(_tool(raw, name))
+        tools.append(_tool(raw, name, listing))
     return ModuleSpec(
         name=naming.python_name(snapshot["name"]),
         kind="langchain",
@@ -372,10 +373,10 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     )
 
 
-def _tool(raw: Mapping[str, Any], name: str) -> ToolSpec:
+def _tool(raw: Mapping[str, Any], name: str, listing: limits.NodeBudget) -> ToolSpec:
     lc_name = raw["name"]
     try:
-        inputs = schema.inputs_from_object(raw["schema"])
+        inputs = schema.inputs_from_object(raw["schema"], listing)
     except SchemaError as exc:
         raise SchemaError(f"tool {lc_name!r}: {exc}") from None
     aliases = raw.get("aliases") or {}

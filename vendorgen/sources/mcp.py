@@ -293,16 +293,21 @@ def list_tools(server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT) -> t
 
     params = stdio_params(server)
     where = _where(server)
+    received = limits.ReadBudget(f"what the MCP server {where} sent")
 
     async def run() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        async with mcp_client.session(server, params, timeout) as (client, info):
+        async with mcp_client.session(server, params, timeout, received) as (client, info):
             tools = await _all_pages(client)
         return info, [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
 
     async def bounded() -> tuple[dict[str, Any], list[dict[str, Any]]]:
         # Each request has its own timeout; this bounds everything else (a TCP
         # connect that hangs, a process that will not die). Pages add up.
-        return await asyncio.wait_for(run(), timeout * 4 + 10)
+        # The SDK may wait on a stream cut at the byte limit (its SSE reader blocks handing the
+        # error on): the whole listing is cancelled then.
+        listing = asyncio.ensure_future(run())
+        received.stop = listing.cancel
+        return await asyncio.wait_for(listing, timeout * 4 + 10)
 
     with _client_log() as log, waiting():
         try:
@@ -312,6 +317,8 @@ def list_tools(server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT) -> t
         except BaseException as exc:  # noqa: BLE001 - every failure becomes one line
             if isinstance(exc, KeyboardInterrupt):
                 raise
+            if received.exceeded is not None:  # whatever the client made of the stream that was cut
+                raise received.exceeded from None
             if isinstance(leaf := _leaf(exc), SchemaError):  # what the listing broke (a limit), from inside the session
                 raise leaf from None
             refusal = _refusal_reason(server, leaf, timeout)
@@ -526,7 +533,8 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     info = snapshot.get("server_info") or {}
     server_name = info["name"] if isinstance(info.get("name"), str) else ""
     prefix = snapshot.get("prefix", "")
-    tools = [_tool(raw, prefix, server_name) for raw in snapshot["tools"]]
+    listing = limits.listing_budget(f"the MCP server {_where(server)}")
+    tools = [_tool(raw, prefix, server_name, listing) for raw in snapshot["tools"]]
     module_name = naming.python_name(snapshot["name"])
     runtime = {"name": server_name, "version": info.get("version", ""), **server}
     return ModuleSpec(
@@ -540,13 +548,13 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     )
 
 
-def _tool(raw: Any, prefix: str, server_name: str) -> ToolSpec:
+def _tool(raw: Any, prefix: str, server_name: str, listing: limits.NodeBudget) -> ToolSpec:
     if not isinstance(raw, Mapping) or not isinstance(raw.get("name"), str) or not raw["name"]:
         raise SchemaError("the server lists a tool without a name")
     mcp_name = raw["name"]
     try:
         input_schema = raw.get("inputSchema")
-        inputs = schema.inputs_from_object({"type": "object"} if input_schema is None else input_schema)
+        inputs = schema.inputs_from_object({"type": "object"} if input_schema is None else input_schema, listing)
     except SchemaError as exc:
         raise SchemaError(f"tool {_show(mcp_name)!r}: {exc}") from None
     name = tool_name(mcp_name, prefix)
@@ -555,7 +563,7 @@ def _tool(raw: Any, prefix: str, server_name: str) -> ToolSpec:
     constants: tuple[tuple[str, Any], ...] = (("mcp_name", mcp_name),)
     if isinstance(output_schema, Mapping):
         try:
-            resolved = schema.resolve_refs(output_schema, output_schema)
+            resolved = schema.resolve_refs(output_schema, output_schema, limits.NodeBudget("the output schema", within=listing))
         except SchemaError as exc:
             raise SchemaError(f"tool {_show(mcp_name)!r} output schema: {exc}") from None
         outputs = (OutputSpec("result", "object", "dict[str, Any]", "the structured result"),)

@@ -13,16 +13,24 @@ The differences between the majors are feature checks, never version numbers.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import timedelta
 from typing import Any
 
+from vendorgen.limits import ReadBudget
+
 
 @asynccontextmanager
-async def session(server: Mapping[str, Any], stdio_params: Any, timeout: float) -> AsyncIterator[tuple[Any, dict]]:
+async def session(
+    server: Mapping[str, Any], stdio_params: Any, timeout: float, received: ReadBudget
+) -> AsyncIterator[tuple[Any, dict]]:
     """An initialized `ClientSession` to `server` and the server's `serverInfo`, closed on exit.
+
+    Every byte an HTTP server sends is spent from `received` as it arrives. Over stdio the SDK's
+    `stdio_client` reads the process's output itself with no hook (see `_transport`).
 
     An error met while the connection was up (a request that timed out, a closed connection) is
     the one raised: closing the transport afterwards often fails too (a stdio reader finds its
@@ -33,7 +41,7 @@ async def session(server: Mapping[str, Any], stdio_params: Any, timeout: float) 
     failure: Exception | None = None
     stack = AsyncExitStack()
     try:
-        streams = await stack.enter_async_context(_transport(server, stdio_params, timeout))
+        streams = await stack.enter_async_context(_transport(server, stdio_params, timeout, received))
         client = await stack.enter_async_context(
             ClientSession(streams[0], streams[1], read_timeout_seconds=_request_timeout(timeout))
         )
@@ -52,33 +60,78 @@ async def session(server: Mapping[str, Any], stdio_params: Any, timeout: float) 
         raise failure
 
 
-def _transport(server: Mapping[str, Any], stdio_params: Any, timeout: float) -> Any:
+def _transport(server: Mapping[str, Any], stdio_params: Any, timeout: float, received: ReadBudget) -> Any:
     if server["transport"] == "stdio":
+        # Not bounded while reading: `stdio_client` reads the process's stdout with its own
+        # `TextReceiveStream` and joins chunks until a newline, and neither it nor
+        # `StdioServerParameters` takes a reader, a line limit or a stream. The listing is bounded
+        # once received (limits.check_listing) and by the deadline.
         from mcp.client.stdio import stdio_client
 
         return stdio_client(stdio_params)
+    import mcp.client.streamable_http as streamable_http
+
+    mcp_1 = hasattr(streamable_http, "streamablehttp_client")
+    http: Any = importlib.import_module("httpx" if mcp_1 else "httpx2")  # mcp 2.x: httpx2, the same API
+
+    def client(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
+        """The SDK's `httpx_client_factory`: its own client (the same settings), reading through `received`."""
+        return http.AsyncClient(headers=headers, timeout=timeout, auth=auth, transport=_counting(http, received))
+
     if server["transport"] == "sse":
         from mcp.client.sse import sse_client
 
-        return sse_client(server["url"], timeout=float(timeout), sse_read_timeout=float(timeout))
-    import mcp.client.streamable_http as streamable_http
-
-    if hasattr(streamable_http, "streamablehttp_client"):  # mcp 1.x: takes its time-outs itself
+        return sse_client(server["url"], timeout=float(timeout), sse_read_timeout=float(timeout), httpx_client_factory=client)
+    if mcp_1:  # takes its time-outs itself
         return streamable_http.streamablehttp_client(
-            server["url"], timeout=float(timeout), sse_read_timeout=float(timeout)
+            server["url"], timeout=float(timeout), sse_read_timeout=float(timeout), httpx_client_factory=client
         )
-    return _streamable_http_2(server["url"], timeout)
+    return _streamable_http_2(server["url"], timeout, received)
 
 
 @asynccontextmanager
-async def _streamable_http_2(url: str, timeout: float) -> AsyncIterator[Any]:
+async def _streamable_http_2(url: str, timeout: float, received: ReadBudget) -> AsyncIterator[Any]:
     """mcp 2.x: `streamable_http_client` takes an httpx2 client, which holds the time-outs."""
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
-    async with httpx2.AsyncClient(timeout=httpx2.Timeout(timeout), follow_redirects=True) as http:
+    transport = _counting(httpx2, received)
+    async with httpx2.AsyncClient(timeout=httpx2.Timeout(timeout), follow_redirects=True, transport=transport) as http:
         async with streamable_http_client(url, http_client=http) as streams:  # type: ignore[arg-type]  # mypy sees mcp 1
             yield streams
+
+
+def _counting(http: Any, received: ReadBudget) -> Any:
+    """An async transport of `http` (httpx, or httpx2 for mcp 2.x: the same API) whose response
+    bodies are spent from `received` chunk by chunk as they arrive."""
+
+    class Counted(http.AsyncByteStream):  # type: ignore[misc, name-defined]
+        def __init__(self, stream: Any) -> None:
+            self.stream = stream
+
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            async for chunk in self.stream:
+                received.spend(len(chunk))
+                yield chunk
+
+        async def aclose(self) -> None:
+            await self.stream.aclose()
+
+    class Counting(http.AsyncBaseTransport):  # type: ignore[misc, name-defined]
+        def __init__(self) -> None:
+            self.inner = http.AsyncHTTPTransport()
+
+        async def handle_async_request(self, request: Any) -> Any:
+            response = await self.inner.handle_async_request(request)
+            return http.Response(
+                response.status_code, headers=response.headers, stream=Counted(response.stream),
+                extensions=response.extensions,
+            )  # fmt: skip
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    return Counting()
 
 
 def _request_timeout(timeout: float) -> Any:

@@ -66,6 +66,9 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             f"{target} has {len(endpoints)} endpoints ({', '.join(endpoints)}); "
             "pick one with --api-name or take all with --all-endpoints"
         )
+    listing = limits.listing_budget(f"the Gradio app at {target}")
+    for api_name in chosen:
+        _charge(endpoints[api_name], listing)
     if options.name and len(chosen) > 1:
         prefix = f"{options.name}_"
     else:
@@ -89,6 +92,23 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     return snapshots
 
 
+def _charge(endpoint: Any, listing: limits.NodeBudget) -> None:
+    """Spend from `listing` what the endpoint's types cost once their `$ref`s are inlined (as `build`
+    will). Anything else wrong with them is for `build` to say, endpoint by endpoint (`--keep-going`)."""
+    if not isinstance(endpoint, Mapping):
+        return
+    for values in (endpoint.get("parameters"), endpoint.get("returns")):
+        for value in values if isinstance(values, list) else ():
+            given = value.get("type") if isinstance(value, Mapping) else None
+            try:
+                if isinstance(given, Mapping):
+                    schema.resolve_refs(given, given, listing)
+            except SchemaError:
+                if listing.left < 0:
+                    raise
+                return
+
+
 @functools.cache  # one request per app and run: `check --remote` and `update` read each app once
 def _space_id(target: str) -> str | None:
     """`owner/name` for a Space on the Hub, None for an app URL (refused if it carries credentials)."""
@@ -107,22 +127,54 @@ def _view_api(app_url: str, token: str | bool, target: str, explicit_token: str 
     which also keeps gradio_client from sending the machine's token by itself)."""
     from gradio_client import Client  # heavy; only `add space:` pays for it
 
+    received = limits.ReadBudget(f"what the Gradio app at {target} sent")
+
     def read() -> Any:
-        client = Client(app_url, token=token, verbose=False, analytics_enabled=False)
+        client = Client(app_url, token=token, verbose=False, analytics_enabled=False,
+                        httpx_kwargs={"auth": _counted_reads(received)})  # fmt: skip
         return client.view_api(return_format="dict", print_info=False)
 
     try:
         with waiting():
             api = within_deadline(read, f"the Gradio app at {target}")
-    except VendorgenError:  # the deadline, a bad VENDORGEN_HUB_TIMEOUT
+    except VendorgenError:  # the deadline, a bad VENDORGEN_HUB_TIMEOUT, the byte limit
         raise
     except Exception as exc:  # gradio_client raises anything from httpx errors to ValueError
+        if received.exceeded is not None:  # however gradio_client reported the body that was cut
+            raise received.exceeded from None
         raise SourceUnreachable(
             f"cannot read the Gradio API of {target}: {first_line(exc, explicit_token)}"
         ) from None
     if not isinstance(api, dict):
         raise SourceUnreachable(f"{target} did not describe a Gradio API")
     return api
+
+
+def _counted_reads(received: limits.ReadBudget) -> Any:
+    """An httpx `Auth` that adds no credentials: every response body passes through `received`
+    as it is read. gradio_client reads the app's config and API info with `httpx.get(...,
+    **httpx_kwargs)`, which takes no transport and no event hooks; an auth flow is the one thing
+    those keyword arguments reach that sees each response before its body is read."""
+    import httpx
+
+    class Counted(httpx.SyncByteStream):
+        def __init__(self, stream: Any) -> None:
+            self.stream = stream
+
+        def __iter__(self) -> Any:
+            for chunk in self.stream:
+                received.spend(len(chunk))
+                yield chunk
+
+        def close(self) -> None:
+            self.stream.close()
+
+    class Counting(httpx.Auth):
+        def auth_flow(self, request: Any) -> Any:
+            response = yield request
+            response.stream = Counted(response.stream)
+
+    return Counting()
 
 
 def _locate(space_id: str, token: str | None) -> tuple[str, str]:
@@ -147,10 +199,11 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
         raise SchemaError(f"endpoint {api_name} is not described by an object")
     refuse_url_credentials(str(snapshot["src"]))  # a snapshot from before the check, or edited by hand
     parameters = endpoint.get("parameters") or []
-    read = [_input(parameter, index) for index, parameter in enumerate(parameters)]
+    nodes = limits.NodeBudget(f"the types of {api_name}")  # one budget for the whole endpoint, as for one MCP tool
+    read = [_input(parameter, index, nodes) for index, parameter in enumerate(parameters)]
     inputs = schema.order_inputs([spec for spec, _ in read])
     returns = endpoint.get("returns") or []
-    outputs = tuple(_output(value, index, alone=len(returns) == 1) for index, value in enumerate(returns))
+    outputs = tuple(_output(value, index, len(returns) == 1, nodes) for index, value in enumerate(returns))
     name = snapshot["name"]
     description = limits.check_description(_text(endpoint.get("description")), f"the description of {api_name}")
     generated = not description.strip()
@@ -198,7 +251,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     )
 
 
-def _input(parameter: Any, index: int) -> tuple[InputSpec, list[str]]:
+def _input(parameter: Any, index: int, nodes: limits.NodeBudget) -> tuple[InputSpec, list[str]]:
     """One parameter, and the positions of the files in its value (see `model.ToolSpec`: `file_paths`)."""
     if not isinstance(parameter, Mapping):
         raise SchemaError(f"parameter {index} is not an object")
@@ -208,7 +261,7 @@ def _input(parameter: Any, index: int) -> tuple[InputSpec, list[str]]:
     component = _text(parameter.get("component"))
     given = parameter["type"] if isinstance(parameter.get("type"), Mapping) else {}
     # Gradio gives each parameter its own `$defs` (FileData...): resolved here, so no reference dangles.
-    type_schema, positions = _paths_for_files(schema.resolve_refs(given, given), "")
+    type_schema, positions = _paths_for_files(schema.resolve_refs(given, given, nodes), "")
     description = _text(parameter.get("label"))
     if _text(given.get("description")) and "json" not in given["description"].lower():
         extra = given["description"]
@@ -266,13 +319,13 @@ def _paths_for_files(node: Any, position: str) -> tuple[Any, list[str]]:
     return result, found
 
 
-def _output(value: Any, index: int, alone: bool) -> OutputSpec:
+def _output(value: Any, index: int, alone: bool, nodes: limits.NodeBudget) -> OutputSpec:
     if not isinstance(value, Mapping):
         raise SchemaError(f"return value {index} is not an object")
     label = _text(value.get("label"))
     component = _text(value.get("component"))
     given: Mapping[str, Any] = value["type"] if isinstance(value.get("type"), Mapping) else {}
-    type_schema = schema.resolve_refs(given, given)
+    type_schema = schema.resolve_refs(given, given, nodes)
     name = naming.module_name(label) if label else f"output_{index}"
     # A single image or audio output is wrapped for the agent; inside a tuple it stays a path.
     if component == "Image" and alone:
