@@ -56,20 +56,24 @@ class RecordingClient:
     def __init__(self, outputs: int, wire_names: list[str], endpoint: dict, api_name: str) -> None:
         self.answer = [f"answer-{index}" for index in range(outputs)] if outputs > 1 else "answer"
         self.wire_names, self.info = wire_names, {"named_endpoints": {api_name: endpoint}}
-        self.sent: dict = {}
+        self.sent: dict = {}  # wire name -> value
+        self.sent_api_name = ""
 
     def view_api(self, print_info: bool, return_format: str) -> dict:
         return self.info
 
     def predict(self, *values, api_name: str):
         assert len(values) == len(self.wire_names)
-        self.sent = {**dict(zip(self.wire_names, values)), "api_name": api_name}
+        self.sent, self.sent_api_name = dict(zip(self.wire_names, values)), api_name  # a parameter may be called api_name
         return self.answer
 
 
 @hostile_settings
 @given(endpoint=endpoints(), api_name=names)
 @example(endpoint={"description": "x" * 1_000_000, "parameters": [], "returns": []}, api_name="big")
+@example(endpoint={"description": "", "returns": [], "parameters": [  # sent by position, not as Client.predict's keyword
+    {"label": "", "parameter_name": "api_name", "parameter_has_default": False, "parameter_default": None,
+     "type": {"type": "string"}, "component": "Textbox"}]}, api_name="predict")  # fmt: skip
 def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> None:
     snapshot = {"kind": "space", "source": "space:http://127.0.0.1:1/", "src": "http://127.0.0.1:1/",
                 "name": space.naming.python_name(api_name), "revision": "", "api_name": "/" + api_name,
@@ -112,7 +116,7 @@ def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> 
                 if input_spec.required or input_spec.upload}  # fmt: skip
     result = tool.forward(**required)
     sent = client.sent
-    assert sent.pop("api_name") == "/" + api_name
+    assert client.sent_api_name == "/" + api_name
     expected = {input_spec.wire_name: required[input_spec.name] for input_spec in spec.inputs
                 if input_spec.required and not input_spec.upload}  # fmt: skip
     assert {key: value for key, value in sent.items() if key in expected} == expected
