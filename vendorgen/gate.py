@@ -58,7 +58,7 @@ def _check_module(source: str, module: ModuleSpec, allowed_imports: Collection[s
         compile(source, f"<{module.name}>", "exec", dont_inherit=True)
     except SyntaxError as exc:
         raise GateError(f"{module.name}: generated code does not compile: {exc.msg} (line {exc.lineno})") from None
-    if module.original_source:
+    if module.carried_code:
         _check_verbatim(source, module, line_length)
         return
     check_shadowing(source, module)
@@ -66,14 +66,14 @@ def _check_module(source: str, module: ModuleSpec, allowed_imports: Collection[s
 
 
 def check_encoding(source: str, module: ModuleSpec) -> None:
-    """The file as written, read as Python reads it, is `source`; a hub original declares no other encoding.
+    """The file as written, read as Python reads it, is `source`; carried code declares no other encoding.
 
-    A hub tool.py's own `coding:` line sits below vendorgen's header, where Python ignores it; one
+    Carried code's own `coding:` line sits below vendorgen's header, where Python ignores it; one
     naming another codec still says the author's bytes meant other text than the review read.
     """
     check_as_written(source, module.name)
-    if module.original_source:
-        check_as_written(module.original_source, f"{module.name}: the original tool.py")
+    if module.carried_code:
+        check_as_written(module.carried_code, f"{module.name}: the carried code")
 
 
 def check_shadowing(source: str, module: ModuleSpec) -> None:
@@ -81,7 +81,7 @@ def check_shadowing(source: str, module: ModuleSpec) -> None:
 
     A tool class never takes the name of another module-level definition, and a `forward`
     parameter never takes a module-level name: `forward` would call the argument ("'str' object
-    is not callable"). naming.TEMPLATE_NAMES keeps remote names clear of these (and of the builtins
+    is not callable"). naming.template_names() keeps remote names clear of these (and of the builtins
     and locals `forward` uses, which only the templates' text shows); this check holds whatever
     the templates import or define.
     """
@@ -115,13 +115,13 @@ def _module_bindings(statement: ast.stmt) -> Iterator[str]:
 
 
 def _check_verbatim(source: str, module: ModuleSpec, line_length: int) -> None:
-    """A vendored file (hub, --trust): vendorgen's header, then the original exactly as black formats it.
+    """A module carrying code (`ModuleSpec.carried_code`): vendorgen's header, then that code exactly as black formats it.
 
     The code is the author's, so it is not held to the template shapes; what is
     checked is that nothing was added or changed, and that its Tool class still
     carries the attributes the spec (and so the lock) describes.
     """
-    body = format_source(module.original_source, line_length)
+    body = format_source(module.carried_code, line_length)
     header = source[: len(source) - len(body)]
     if not source.endswith(body) or not header.startswith("# Vendored by vendorgen "):
         raise GateError(f"{module.name}: the vendored code is not the original under vendorgen's header")
@@ -143,7 +143,7 @@ class _Checker:
     def __init__(self, tree: cst.Module, module: ModuleSpec, allowed_imports: Collection[str]) -> None:
         self.tree = tree
         self.module = module
-        self.allowed_imports = frozenset(allowed_imports) | frozenset(module.imports)
+        self.allowed_imports = frozenset(allowed_imports)
         self.tools = {tool.class_name: tool for tool in module.tools}
         self.wire_strings = {spec.wire_name for tool in module.tools for spec in tool.inputs}
         self.private_bases = {

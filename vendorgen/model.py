@@ -48,7 +48,6 @@ class InputSpec:
     accepts_null: bool = False  # the schema allows an explicit null
     enum: tuple[Any, ...] | None = None
     schema: dict[str, Any] = field(default_factory=dict)  # extra JSON Schema kept for the LLM (items, properties…)
-    upload: bool = False  # a file input: sent through gradio_client.handle_file
 
     @property
     def nullable(self) -> bool:
@@ -94,8 +93,7 @@ class OutputSpec:
     name: str
     type: str  # smolagents type
     annotation: str
-    description: str = ""
-    component: str = ""  # the Gradio component, when there is one
+    description: str = ""  # what the value is, for the returns note of several outputs
 
 
 @dataclass(frozen=True)
@@ -178,7 +176,7 @@ class ToolSpec:
 
 def returns_note(outputs: tuple[OutputSpec, ...]) -> str:
     """Several outputs: their order, said where smolagents shows the model the tool (the description)."""
-    parts = [f"{output.name} ({output.description or output.component or output.type})" for output in outputs]
+    parts = [f"{output.name} ({output.description or output.type})" for output in outputs]
     return f"Returns a tuple of {len(outputs)} values, in this order: " + ", ".join(parts) + "."
 
 
@@ -187,17 +185,17 @@ class ModuleSpec:
     """One generated file: the tools of one source and what they share."""
 
     name: str  # module name, also the file stem and the lock key
-    kind: str  # source kind, names the template
+    kind: str  # the source kind that built it (the lock's `kind`)
     source: str  # the source URI as given to `vendorgen add`
     revision: str  # upstream commit / version when known, else ""
     tools: tuple[ToolSpec, ...]
     # Module-level literals the template embeds (server address, command line...).
     constants: tuple[tuple[str, Any], ...] = ()
     requirements: tuple[str, ...] = ()  # distributions the generated code imports at run time
-    original_source: str = ""  # hub: the vendored tool.py text
-    # Imports this module needs beyond its source kind's ALLOWED_IMPORTS, as `module.name`
-    # (langchain: the user's object); the gate allows exactly these too.
-    imports: tuple[str, ...] = ()
+    # Third-party code the module carries as its author wrote it (the template writes it below
+    # vendorgen's header). Such code runs as it is, so the gate checks it is unchanged rather than
+    # its shape, `add` prints a review of it, and `update` takes a new version only with --trust.
+    carried_code: str = ""
 
     @property
     def endpoints(self) -> tuple[str, ...]:

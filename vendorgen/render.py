@@ -13,11 +13,13 @@ from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec
 
 
 @lru_cache(maxsize=8)
-def environment(user_templates: Path | None = None) -> jinja2.Environment:
-    """One environment per templates directory; user files override built-ins file by file."""
-    loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(builtin_templates_dir()))]
-    if user_templates is not None:
-        loaders.insert(0, jinja2.FileSystemLoader(str(user_templates)))
+def environment(user_templates: Path | None = None, source_templates: Path | None = None) -> jinja2.Environment:
+    """One environment per templates directory; user files override the source's and built-ins file by file.
+
+    `source_templates`: where a source kept outside vendorgen has its template (the macros stay vendorgen's).
+    """
+    directories = [user_templates, source_templates, builtin_templates_dir()]
+    loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(path)) for path in directories if path is not None]
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader(loaders),
         undefined=jinja2.StrictUndefined,
@@ -37,9 +39,16 @@ def environment(user_templates: Path | None = None) -> jinja2.Environment:
     return env
 
 
-def render_module(module: ModuleSpec, schema_sha256: str, user_templates: Path | None = None) -> str:
-    template = environment(user_templates).get_template(f"{module.kind}.py.j2")
-    return template.render(module=module, schema_sha256=schema_sha256)
+def render_module(
+    module: ModuleSpec,
+    schema_sha256: str,
+    template: str,
+    source_templates: Path | None = None,
+    user_templates: Path | None = None,
+) -> str:
+    """`module` rendered with `template` (a file name; see `Source.template`)."""
+    loaded = environment(user_templates, source_templates).get_template(template)
+    return loaded.render(module=module, schema_sha256=schema_sha256)
 
 
 def render_file(name: str, user_templates: Path | None = None, **context: object) -> str:
