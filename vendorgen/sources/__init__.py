@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
-from vendorgen.errors import UsageError
+from vendorgen.errors import UsageError, VendorgenError
 
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec
@@ -102,11 +102,16 @@ class Source:
 
 
 _registry: dict[str, Source] = {}
-_plugins_read = False
+_read: set[str] = set()  # "builtin", "plugins": what `_registry` holds already
 
 
 def register(source: Source | type[Source]) -> Source:
     """Make `source` (an instance, or a class built with no arguments) a kind `vendorgen add` takes."""
+    _registered()
+    return _add(source)
+
+
+def _add(source: Source | type[Source]) -> Source:
     if isinstance(source, type):
         source = source()
     if not isinstance(source, Source):
@@ -140,25 +145,28 @@ def _find(kind: str) -> Source | None:
 
 
 def _registered() -> dict[str, Source]:
-    if not _registry:
+    if "builtin" not in _read:
+        _read.add("builtin")
         from vendorgen.sources.builtin import BUILTIN
 
         for source in BUILTIN:
-            register(source)
+            _add(source)
     return _registry
 
 
 def _read_plugins() -> None:
     """Register the sources installed packages name in the entry-point group (once: scanning costs)."""
-    global _plugins_read
-    if _plugins_read:
+    if "plugins" in _read:
         return
-    _plugins_read = True
+    _read.add("plugins")
     from importlib.metadata import entry_points
 
-    _registered()
     for point in entry_points(group=ENTRY_POINT_GROUP):
-        register(point.load())
+        try:
+            loaded = point.load()
+        except Exception as exc:  # noqa: BLE001 - whatever a plugin's import raises, said in one line
+            raise VendorgenError(f"the source plugin {point.name} = {point.value} does not load: {exc}") from None
+        register(loaded)
 
 
 def replay_options(name: str, **given: Any) -> dict[str, Any]:
