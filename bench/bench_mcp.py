@@ -148,13 +148,13 @@ def phases(project: Path) -> tuple[str, str, dict[str, float]]:
     phase_seconds["build (schemas -> ToolSpec)"] = time.perf_counter() - start
     schema_sha256 = snapshot_sha256(snapshot)
     start = time.perf_counter()
-    rendered = render_module(module, schema_sha256, load("mcp").template)
+    rendered = render_module(module, schema_sha256, load("mcp"))
     phase_seconds["render (Jinja2)"] = time.perf_counter() - start
     start = time.perf_counter()
     code = format_source(rendered, 99)
     phase_seconds[f"format (black; {code.count(chr(10)):,} lines)"] = time.perf_counter() - start
     start = time.perf_counter()
-    check_module(code, module, load("mcp").allowed_imports)
+    check_module(code, module, load("mcp"))
     phase_seconds["gate (libcst)"] = time.perf_counter() - start
     workspace = Workspace(project)
     start = time.perf_counter()

@@ -84,13 +84,13 @@ def phases(url: str) -> None:
             module = action()
             totals[phase] += time.perf_counter() - start
         start = time.perf_counter()
-        rendered = render_module(module, "0" * 64, load("space").template)
+        rendered = render_module(module, "0" * 64, load("space"))
         totals["render"] += time.perf_counter() - start
         start = time.perf_counter()
         code = format_source(rendered)
         totals["format"] += time.perf_counter() - start
         start = time.perf_counter()
-        check_module(code, module, load("space").allowed_imports)
+        check_module(code, module, load("space"))
         totals["gate"] += time.perf_counter() - start
     count = len(snapshots)
     for phase, seconds in totals.items():

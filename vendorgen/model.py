@@ -25,13 +25,9 @@ NO_DEFAULT: Any = _NoDefault()
 # for type checkers: smolagents ships no type information, and a literal mixing strings and lists
 # would be inferred too narrowly. Templates write them; the gate allows these and no others. An
 # annotated class attribute is also what smolagents' `validate_tool_attributes` accepts holding a
-# list (it calls a plain `x = [...]` "complex", smolagents PR #2527).
-ANNOTATIONS = {
-    "inputs": "dict[str, dict[str, Any]]",
-    "SERVER": "dict[str, Any]",
-    "parameter_order": "list[str]",
-    "file_paths": "dict[str, list[str]]",
-}
+# list (it calls a plain `x = [...]` "complex", smolagents PR #2527). Every module has `inputs`;
+# a source adds the names of its own (`Source.annotations`).
+ANNOTATIONS = {"inputs": "dict[str, dict[str, Any]]"}
 
 
 @dataclass(frozen=True)
@@ -103,25 +99,13 @@ class ToolSpec:
     name: str  # smolagents tool name: an identifier, not a keyword
     class_name: str
     description: str
-    endpoint: str  # the remote name: Gradio api_name, MCP tool name, LangChain tool name
+    endpoint: str  # the name the source calls the tool by
     inputs: tuple[InputSpec, ...]
     outputs: tuple[OutputSpec, ...]
     output_type: str
     output_schema: dict[str, Any] | None = None
-    # Literal class attributes the template adds after the smolagents ones. The gate checks them
-    # by value. What the runtime reads from them, by source:
-    # - space: `src`, `api_name`; `parameter_order`, the wire names of the inputs in the app's
-    #   order (`inputs` puts required ones first), for sending by position (an app parameter may be
-    #   called `headers` or `fn_index`, which Client.predict takes as its own); `file_paths`, only
-    #   when an input holds files: {wire name: [position, ...]}, each position a path into the
-    #   value: "" the value itself, "[*]" each item of a list, ".key" a property of an object, chained
-    #   (".files[*]", "[*].background"); each file found there goes through gradio_client.handle_file.
-    #   The input's schema shows such a file as a string (a local path or an http(s) URL).
-    #   Wire names, because `Config.apply` renames Python names after `build`; forward passes its
-    #   arguments to the runtime by wire name.
-    # - mcp: `mcp_name`; `result_key`, when the server wraps a plain value as {result_key: value}
-    #   in structuredContent (FastMCP): the tool returns the value, typed `output_type`.
-    # - langchain: `lc_name`; `is_async` (True only), when only `.ainvoke()` runs the tool.
+    # Literal class attributes the template adds after the smolagents ones (what the runtime reads:
+    # each source's declaration in vendorgen/sources/builtin.py says). The gate checks them by value.
     constants: tuple[tuple[str, Any], ...] = ()
     # The description is vendorgen's own sentence (the source gave none): the docstring does not repeat it.
     generated_description: bool = False

@@ -57,9 +57,9 @@ def module_code(source: Source, module: ModuleSpec, schema_sha256: str, workspac
     from vendorgen.gate import check_module
     from vendorgen.render import render_module
 
-    rendered = render_module(module, schema_sha256, source.template, source.template_dir, workspace.templates_dir())
+    rendered = render_module(module, schema_sha256, source, workspace.templates_dir())
     code = format_source(rendered, workspace.config.line_length)
-    check_module(code, module, source.imports_allowed(module), workspace.config.line_length)
+    check_module(code, module, source, workspace.config.line_length)
     return code
 
 

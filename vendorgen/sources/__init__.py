@@ -38,6 +38,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from types import MappingProxyType
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,6 +84,9 @@ class Source:
     # What its generated code may import, as `module.name` (`._vendored_runtime.X` for the runtime's
     # names); the gate allows these and no others.
     allowed_imports: ClassVar[frozenset[str]] = frozenset()
+    # The annotations its templates give module constants and class attributes, by name, beside
+    # `model.ANNOTATIONS`; the gate allows these and no others.
+    annotations: ClassVar[Mapping[str, str]] = MappingProxyType({})
     # Distributions its generated code always imports at run time (a build may add its own).
     requirements: ClassVar[tuple[str, ...]] = ()
 

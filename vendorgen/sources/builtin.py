@@ -7,6 +7,7 @@ Each class says what the rest of vendorgen needs to know (`vendorgen.sources.Sou
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from vendorgen.sources import AddOptions, Source
@@ -20,7 +21,19 @@ _TRUST_NOTE = "(needs --trust)"
 
 
 class SpaceSource(Source):
-    """Gradio apps (Hugging Face Spaces or any URL): one module per endpoint."""
+    """Gradio apps (Hugging Face Spaces or any URL): one module per endpoint.
+
+    What the runtime's SpaceTool reads from a tool's constants: `src`, `api_name`;
+    `parameter_order`, the wire names of the inputs in the app's order (`inputs` puts required
+    ones first), for sending by position (an app parameter may be called `headers` or
+    `fn_index`, which Client.predict takes as its own); `file_paths`, only when an input holds
+    files: {wire name: [position, ...]}, each position a path into the value: "" the value
+    itself, "[*]" each item of a list, ".key" a property of an object, chained (".files[*]",
+    "[*].background"); each file found there goes through gradio_client.handle_file. The
+    input's schema shows such a file as a string (a local path or an http(s) URL). Wire names,
+    because `Config.apply` renames Python names after `build`; forward passes its arguments to
+    the runtime by wire name.
+    """
 
     kind = "space"
     target = "space:<owner/name | http(s)://host:port/>"
@@ -33,6 +46,7 @@ class SpaceSource(Source):
         "._vendored_runtime.NOT_GIVEN",
         "._vendored_runtime.audio_result",
     }
+    annotations = MappingProxyType({"parameter_order": "list[str]", "file_paths": "dict[str, list[str]]"})
     requirements = ("smolagents", "gradio_client")
 
     def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
@@ -85,7 +99,13 @@ class CollectionSource(Source):
 
 
 class MCPSource(Source):
-    """MCP servers (streamable-http, legacy SSE, stdio): one module per server."""
+    """MCP servers (streamable-http, legacy SSE, stdio): one module per server.
+
+    The module constant `SERVER` says how to reach the server. What the runtime's MCPTool reads
+    from a tool's constants: `mcp_name`; `result_key`, when the server wraps a plain value as
+    {result_key: value} in structuredContent (FastMCP): the tool returns the value, typed
+    `output_type`.
+    """
 
     kind = "mcp"
     target = 'mcp:<http(s)://host/mcp> | mcp:sse:<url> | "mcp:stdio:<command line>"'
@@ -104,6 +124,7 @@ class MCPSource(Source):
         "._vendored_runtime.NOT_GIVEN",
         "._vendored_runtime.ToolList",
     }
+    annotations = MappingProxyType({"SERVER": "dict[str, Any]"})
     requirements = ("smolagents", "mcp")
 
     def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
@@ -118,7 +139,11 @@ class MCPSource(Source):
 
 
 class LangChainSource(Source):
-    """LangChain tools from the user's own code: the module imports that code at call time."""
+    """LangChain tools from the user's own code: the module imports that code at call time.
+
+    What the runtime's LangChainTool reads from a tool's constants: `lc_name`; `is_async`
+    (True only), when only `.ainvoke()` runs the tool.
+    """
 
     kind = "langchain"
     target = "langchain:<module>:<attr>"
