@@ -135,8 +135,9 @@ def phases(project: Path) -> tuple[str, str, dict[str, float]]:
     from vendorgen.gate import check_module
     from vendorgen.pipeline import snapshot_text
     from vendorgen.render import render_module
-    from vendorgen.sources import AddOptions, mcp
-    from vendorgen.workspace import SCHEMAS_DIR, Workspace, canonical_json, sha256_text
+    from vendorgen.hashing import snapshot_sha256
+    from vendorgen.sources import AddOptions, load, mcp
+    from vendorgen.workspace import SCHEMAS_DIR, Workspace
 
     phase_seconds: dict[str, float] = {}
     start = time.perf_counter()
@@ -145,15 +146,15 @@ def phases(project: Path) -> tuple[str, str, dict[str, float]]:
     start = time.perf_counter()
     module = mcp.build(snapshot)
     phase_seconds["build (schemas -> ToolSpec)"] = time.perf_counter() - start
-    schema_sha256 = sha256_text(canonical_json(snapshot))
+    schema_sha256 = snapshot_sha256(snapshot)
     start = time.perf_counter()
-    rendered = render_module(module, schema_sha256)
+    rendered = render_module(module, schema_sha256, load("mcp"))
     phase_seconds["render (Jinja2)"] = time.perf_counter() - start
     start = time.perf_counter()
     code = format_source(rendered, 99)
     phase_seconds[f"format (black; {code.count(chr(10)):,} lines)"] = time.perf_counter() - start
     start = time.perf_counter()
-    check_module(code, module, mcp.ALLOWED_IMPORTS)
+    check_module(code, module, load("mcp"))
     phase_seconds["gate (libcst)"] = time.perf_counter() - start
     workspace = Workspace(project)
     start = time.perf_counter()

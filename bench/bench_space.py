@@ -72,7 +72,7 @@ def phases(url: str) -> None:
     from vendorgen.formatter import format_source
     from vendorgen.gate import check_module
     from vendorgen.render import render_module
-    from vendorgen.sources import AddOptions, space
+    from vendorgen.sources import AddOptions, load, space
 
     totals = dict.fromkeys(["inspect", "build", "render", "format", "gate"], 0.0)
     start = time.perf_counter()
@@ -84,13 +84,13 @@ def phases(url: str) -> None:
             module = action()
             totals[phase] += time.perf_counter() - start
         start = time.perf_counter()
-        rendered = render_module(module, "0" * 64)
+        rendered = render_module(module, "0" * 64, load("space"))
         totals["render"] += time.perf_counter() - start
         start = time.perf_counter()
         code = format_source(rendered)
         totals["format"] += time.perf_counter() - start
         start = time.perf_counter()
-        check_module(code, module, space.ALLOWED_IMPORTS)
+        check_module(code, module, load("space"))
         totals["gate"] += time.perf_counter() - start
     count = len(snapshots)
     for phase, seconds in totals.items():

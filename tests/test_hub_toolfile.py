@@ -184,7 +184,7 @@ def test_the_tool_spec_gives_back_the_authors_attributes() -> None:
     [tool] = module.tools
     assert (module.kind, module.revision, tool.class_name, tool.name) == ("hub", "a" * 40, "ShapeTool", "shape")
     assert module.requirements == ("smolagents", "requests>=2")
-    assert module.original_source == TOOL_PY
+    assert module.carried_code == TOOL_PY
     # Equal by value (key order is the author's, and not InputSpec's).
     assert tool.smolagents_inputs() == INPUTS
     assert tool.class_attributes() == {
@@ -270,7 +270,7 @@ def test_the_vendored_file_is_the_header_then_the_formatted_original(workspace: 
 def test_the_gate_refuses_anything_but_the_original(workspace: Workspace, tamper) -> None:
     generated = pipeline.generate(snapshot(), workspace)
     with pytest.raises(GateError):
-        check_module(tamper(generated.code), generated.module, hub.ALLOWED_IMPORTS)
+        check_module(tamper(generated.code), generated.module, generated.source)
 
 
 def test_the_gate_refuses_a_spec_the_code_does_not_match(workspace: Workspace) -> None:
@@ -278,4 +278,4 @@ def test_the_gate_refuses_a_spec_the_code_does_not_match(workspace: Workspace) -
     generated = pipeline.generate(snapshot(), workspace)
     renamed = replace(generated.module, tools=(replace(generated.module.tools[0], name="other"),))
     with pytest.raises(GateError, match="ShapeTool.name differs from the spec .*overrides cannot rename"):
-        check_module(generated.code, renamed, hub.ALLOWED_IMPORTS)
+        check_module(generated.code, renamed, generated.source)

@@ -29,7 +29,7 @@ from vendorgen import naming
 from vendorgen.config import load_config
 from vendorgen.errors import SchemaError
 from vendorgen.model import NO_DEFAULT, ModuleSpec
-from vendorgen.sources import AddOptions
+from vendorgen.sources import AddOptions, load
 from vendorgen.sources import mcp as mcp_source
 
 SERVER_SCRIPT = str(REPO / "tests" / "servers" / "mcp_server.py")
@@ -1040,7 +1040,7 @@ def generated(input_schema: Any, **tool: Any) -> tuple[str, Any]:
         "tools": [{"name": "t", "inputSchema": input_schema, **tool}],
     }  # fmt: skip
     module = mcp_source.build(snapshot)
-    return format_source(render_module(module, "0" * 64)), module
+    return format_source(render_module(module, "0" * 64, load("mcp"))), module
 
 
 def test_gate_accepts_the_module_and_refuses_tampering() -> None:
@@ -1049,7 +1049,7 @@ def test_gate_accepts_the_module_and_refuses_tampering() -> None:
 
     schema = {"type": "object", "properties": {"note": {"type": "string", "default": mcp_lowlevel.HOSTILE_DEFAULT}}}
     code, module = generated(schema, description="A tab\there, a bidi \u202e, a NUL \x00.")
-    check_module(code, module, mcp_source.ALLOWED_IMPORTS)
+    check_module(code, module, load("mcp"))
     tampered = {
         "runtime base": code.replace("class TTool(_ServerTool):", "class TTool(ToolList):"),
         "runtime import": code.replace("MCPToolError, ToolList\n", "MCPToolError, ToolList, _require\n"),
@@ -1061,7 +1061,7 @@ def test_gate_accepts_the_module_and_refuses_tampering() -> None:
     for what, changed in tampered.items():
         assert changed != code, what
         with pytest.raises(GateError):
-            check_module(changed, module, mcp_source.ALLOWED_IMPORTS)
+            check_module(changed, module, load("mcp"))
 
 
 def test_generated_code_escapes_hostile_text() -> None:

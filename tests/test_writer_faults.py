@@ -26,7 +26,8 @@ import pytest
 
 from tests.conftest import REPO, Project, Result
 from tests.servers import free_port, server_process
-from vendorgen.workspace import JOURNAL_NAME, LOCK_NAME, SCHEMAS_DIR, STAGED_SUFFIX, Workspace, sha256_text
+from vendorgen.hashing import sha256_text
+from vendorgen.workspace import JOURNAL_NAME, LOCK_NAME, SCHEMAS_DIR, STAGED_SUFFIX, Workspace
 
 MANY = 100  # endpoints of the app below: `add --all-endpoints` writes 100 modules and 100 snapshots
 USER_FILES = {"README.md": "# my agent\n", "tools/mine.py": "# my own tool, not vendored\n"}

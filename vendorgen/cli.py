@@ -7,6 +7,7 @@ imports what it needs, so `vendorgen --help` stays fast.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import os
 import sys
@@ -176,16 +177,53 @@ def cli(debug: bool) -> None:
     _DEBUG = debug
 
 
-@cli.command()
+class _AddCommand(click.Command):
+    """`add`, whose help says which sources there are and which take each option (read when it is shown)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from vendorgen import sources
+
+        registered = sources.registered()
+        targets = "\n".join(f"  {source.target:<37} {source.help_note}".rstrip() for source in registered)
+        notes = "\n".join(source.help for source in registered if source.help)
+        text = inspect.cleandoc(self.help or "").replace("{targets}", targets).replace("{notes}", notes)
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(text)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from vendorgen import sources
+
+        registered = sources.registered()
+        records = []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx) if isinstance(param, click.Option) else None
+            if record is None:
+                continue
+            takers = [source.kind for source in registered if param.name in source.options]
+            if param.name in _ADD_OPTIONS and len(takers) < len(registered):
+                record = (record[0], f"{', '.join(takers)}: {record[1]}")
+            records.append(record)
+        with formatter.section("Options"):
+            formatter.write_dl(records)
+
+
+# The options of `add` that are AddOptions fields: each source says which it takes.
+_ADD_OPTIONS = frozenset(
+    {"api_name", "all_endpoints", "trust", "env", "tools", "prefix", "class_name", "keep_going", "name", "token"}
+)
+
+
+@cli.command(cls=_AddCommand)
 @click.argument("source")
-@click.option("--api-name", help="space: the endpoint to vendor, e.g. /predict.")
-@click.option("--all-endpoints", is_flag=True, help="space: vendor every named endpoint.")
-@click.option("--trust", is_flag=True, help="hub, collection, mcp stdio: acknowledge you trust the source (stdio: the command runs now and whenever the tools connect).")
-@click.option("--env", "env", multiple=True, metavar="NAME", help="mcp stdio: pass this environment variable to the server, read when it starts; only the name is written, never the value.")
-@click.option("--tool", "tools", multiple=True, metavar="NAME", help="mcp, langchain: vendor only this tool, by its remote or Python name (repeatable).")
-@click.option("--prefix", default="", help="mcp, langchain: prefix every tool name (--prefix gh: get-repo -> gh_get_repo).")
-@click.option("--class", "class_name", help="hub: the Tool class to vendor when tool.py has several.")
-@click.option("--keep-going", is_flag=True, help="collection:, --all-endpoints: vendor what works, list what failed.")
+@click.option("--api-name", help="the endpoint to vendor, e.g. /predict.")
+@click.option("--all-endpoints", is_flag=True, help="vendor every named endpoint.")
+@click.option("--trust", is_flag=True, help="acknowledge you trust the source (a stdio server: the command runs now and whenever the tools connect).")
+@click.option("--env", "env", multiple=True, metavar="NAME", help="pass this environment variable to a stdio server, read when it starts; only the name is written, never the value.")
+@click.option("--tool", "tools", multiple=True, metavar="NAME", help="vendor only this tool, by its remote or Python name (repeatable).")
+@click.option("--prefix", default="", help="prefix every tool name (--prefix gh: get-repo -> gh_get_repo).")
+@click.option("--class", "class_name", help="the Tool class to vendor when tool.py has several.")
+@click.option("--keep-going", is_flag=True, help="vendor what works of several modules or Spaces, list what failed.")
 @click.option("--name", help="Module name (and tool name for single-tool sources).")
 @click.option("--out", "out_dir", type=click.Path(path_type=str), help="Output directory (default: tools/ or [tool.vendorgen] output_dir).")
 @click.option("--token", help="Hugging Face token for private Spaces and hub tools (default: HF_TOKEN or `hf auth login`; never written). It goes to the Hub and a Space's own *.hf.space host; given here, also to the app URL you name.")
@@ -197,22 +235,10 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
 
     \b
     SOURCE is one of:
-      space:<owner/name | http(s)://host:port/>
-      hub:<owner/space>[@revision]          (needs --trust)
-      collection:<owner/slug>               (needs --trust)
-      mcp:<http(s)://host/mcp> | mcp:sse:<url> | "mcp:stdio:<command line>" (stdio needs --trust)
-      langchain:<module>:<attr>
+    {targets}
 
     \b
-    mcp: one module per server, one Tool class per MCP tool, sharing one session;
-      stdio runs the command line (python means this interpreter) with --env
-      names passed from the environment when it starts (their values are never
-      written); VENDORGEN_MCP_TIMEOUT sets the inspection timeout (10 s).
-    langchain: imports <module> (from this directory first) and runs its code,
-      as your own program would; <attr> is a BaseTool, a BaseTool class, a
-      toolkit, or a function returning one of those or a list of tools.
-    hub, collection: VENDORGEN_HUB_TIMEOUT sets the time-out of each request
-      to the Hub (30 s).
+    {notes}
 
     \b
     Examples:
@@ -235,10 +261,10 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
         _json_mode("add")
     ctx = click.get_current_context()
     _refuse_together(ctx, "api_name", "all_endpoints", "give one endpoint, or take them all")
-    kind, _ = sources.split_uri(source)
+    found, _ = sources.split_uri(source)
     typed = [name for name in options if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE]
     given = {name: _flag(ctx, name) for name in typed}  # not HF_TOKEN from the environment
-    sources.check_options(kind, given)
+    sources.check_options(found, given)
     notes = []
     if options["name"] is not None and naming.python_name(options["name"]) != options["name"]:
         notes.append(f"--name {options['name']} is used as {naming.python_name(options['name'])} (a Python name)")
@@ -304,8 +330,8 @@ def _classes(item: Generated, shown: int = 5) -> str:
 
 
 def _print_review(item: Generated, path: str) -> None:
-    """For code vendored as it is (hub): what it imports and what deserves a look, by line of `path`."""
-    if not item.module.original_source:
+    """For a module carrying its author's code: what it imports and what deserves a look, by line of `path`."""
+    if not item.module.carried_code:
         return
     from vendorgen.review import review
 
@@ -316,7 +342,7 @@ def _print_review(item: Generated, path: str) -> None:
 
 
 def _review_json(item: Generated) -> dict[str, Any]:
-    if not item.module.original_source:
+    if not item.module.carried_code:
         return {}
     from vendorgen.review import review
 

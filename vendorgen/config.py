@@ -176,9 +176,9 @@ def _hash_templates(directory: Path, kind: str) -> str:
     Every file counts but the other kinds' top-level templates, so overriding
     `mcp.py.j2` leaves `space` modules alone.
     """
-    from vendorgen.sources import KINDS
+    from vendorgen.sources import registered
 
-    others = {f"{other}.py.j2" for other in KINDS if other != kind}
+    others = {source.template for source in registered() if source.kind != kind}
     digest = hashlib.sha256()
     count = 0
     for path in sorted(directory.rglob("*")):

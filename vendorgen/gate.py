@@ -13,8 +13,8 @@ import enum
 import functools
 import hashlib
 import json
-from collections.abc import Collection, Iterator
-from typing import Any, NoReturn
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import libcst as cst
 
@@ -25,6 +25,9 @@ from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec, ToolSpec
 from vendorgen.naming import FORBIDDEN_NAMES
 from vendorgen.pysource import check_as_written
 from vendorgen.toolfile import ToolFile
+
+if TYPE_CHECKING:
+    from vendorgen.sources import Source
 
 # Entry points a template may define beside the tool classes.
 PUBLIC_HELPERS = frozenset({"tools"})
@@ -39,41 +42,39 @@ def check_runtime(text: str, path: str) -> None:
         raise GateError(f"{path} is not the runtime this vendorgen ships (its installation was changed?)")
 
 
-def check_module(
-    source: str, module: ModuleSpec, allowed_imports: Collection[str], line_length: int = DEFAULT_LINE_LENGTH
-) -> None:
-    """Raise GateError unless `source` is exactly the module `module` describes."""
+def check_module(code: str, module: ModuleSpec, source: Source, line_length: int = DEFAULT_LINE_LENGTH) -> None:
+    """Raise GateError unless `code` is exactly the module `module` describes, as `source` (which built it) writes it."""
     with without_gc():  # libcst makes several objects per token
-        _check_module(source, module, allowed_imports, line_length)
+        _check_module(code, module, source, line_length)
 
 
-def _check_module(source: str, module: ModuleSpec, allowed_imports: Collection[str], line_length: int) -> None:
-    check_encoding(source, module)
+def _check_module(code: str, module: ModuleSpec, source: Source, line_length: int) -> None:
+    check_encoding(code, module)
     try:
-        tree = cst.parse_module(source)
+        tree = cst.parse_module(code)
     except cst.ParserSyntaxError as exc:
         raise GateError(f"{module.name}: generated code does not parse: {exc.message}") from None
     try:
         # Compiling (never running) also catches what a parser allows, like duplicate arguments.
-        compile(source, f"<{module.name}>", "exec", dont_inherit=True)
+        compile(code, f"<{module.name}>", "exec", dont_inherit=True)
     except SyntaxError as exc:
         raise GateError(f"{module.name}: generated code does not compile: {exc.msg} (line {exc.lineno})") from None
-    if module.original_source:
-        _check_verbatim(source, module, line_length)
+    if module.carried_code:
+        _check_verbatim(code, module, line_length)
         return
-    check_shadowing(source, module)
-    _Checker(tree, module, allowed_imports).run()
+    check_shadowing(code, module)
+    _Checker(tree, module, source.imports_allowed(module), {**ANNOTATIONS, **source.annotations}).run()
 
 
 def check_encoding(source: str, module: ModuleSpec) -> None:
-    """The file as written, read as Python reads it, is `source`; a hub original declares no other encoding.
+    """The file as written, read as Python reads it, is `source`; carried code declares no other encoding.
 
-    A hub tool.py's own `coding:` line sits below vendorgen's header, where Python ignores it; one
+    Carried code's own `coding:` line sits below vendorgen's header, where Python ignores it; one
     naming another codec still says the author's bytes meant other text than the review read.
     """
     check_as_written(source, module.name)
-    if module.original_source:
-        check_as_written(module.original_source, f"{module.name}: the original tool.py")
+    if module.carried_code:
+        check_as_written(module.carried_code, f"{module.name}: the carried code")
 
 
 def check_shadowing(source: str, module: ModuleSpec) -> None:
@@ -81,7 +82,7 @@ def check_shadowing(source: str, module: ModuleSpec) -> None:
 
     A tool class never takes the name of another module-level definition, and a `forward`
     parameter never takes a module-level name: `forward` would call the argument ("'str' object
-    is not callable"). naming.TEMPLATE_NAMES keeps remote names clear of these (and of the builtins
+    is not callable"). naming.template_names() keeps remote names clear of these (and of the builtins
     and locals `forward` uses, which only the templates' text shows); this check holds whatever
     the templates import or define.
     """
@@ -115,13 +116,13 @@ def _module_bindings(statement: ast.stmt) -> Iterator[str]:
 
 
 def _check_verbatim(source: str, module: ModuleSpec, line_length: int) -> None:
-    """A vendored file (hub, --trust): vendorgen's header, then the original exactly as black formats it.
+    """A module carrying code (`ModuleSpec.carried_code`): vendorgen's header, then that code exactly as black formats it.
 
     The code is the author's, so it is not held to the template shapes; what is
     checked is that nothing was added or changed, and that its Tool class still
     carries the attributes the spec (and so the lock) describes.
     """
-    body = format_source(module.original_source, line_length)
+    body = format_source(module.carried_code, line_length)
     header = source[: len(source) - len(body)]
     if not source.endswith(body) or not header.startswith("# Vendored by vendorgen "):
         raise GateError(f"{module.name}: the vendored code is not the original under vendorgen's header")
@@ -140,10 +141,13 @@ def _check_verbatim(source: str, module: ModuleSpec, line_length: int) -> None:
 
 
 class _Checker:
-    def __init__(self, tree: cst.Module, module: ModuleSpec, allowed_imports: Collection[str]) -> None:
+    def __init__(
+        self, tree: cst.Module, module: ModuleSpec, allowed_imports: frozenset[str], annotations: dict[str, str]
+    ) -> None:
         self.tree = tree
         self.module = module
-        self.allowed_imports = frozenset(allowed_imports) | frozenset(module.imports)
+        self.allowed_imports = allowed_imports
+        self.annotations = annotations
         self.tools = {tool.class_name: tool for tool in module.tools}
         self.wire_strings = {spec.wire_name for tool in module.tools for spec in tool.inputs}
         self.private_bases = {
@@ -221,13 +225,13 @@ class _Checker:
     def _assignment(self, node: cst.BaseSmallStatement) -> tuple[str, cst.BaseExpression] | None:
         """(name, value) of `name = value` or `name: annotation = value`; None for any other statement.
 
-        An annotation must be the one `model.ANNOTATIONS` gives the name.
+        An annotation must be the one `model.ANNOTATIONS` or the source gives the name.
         """
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             return node.targets[0].target.value, node.value
         if isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.value is not None:
             name = node.target.value
-            if self.code(node.annotation.annotation) != ANNOTATIONS.get(name):
+            if self.code(node.annotation.annotation) != self.annotations.get(name):
                 self.fail(f"unexpected annotation of {name}")
             return name, node.value
         return None

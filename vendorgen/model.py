@@ -25,14 +25,9 @@ NO_DEFAULT: Any = _NoDefault()
 # for type checkers: smolagents ships no type information, and a literal mixing strings and lists
 # would be inferred too narrowly. Templates write them; the gate allows these and no others. An
 # annotated class attribute is also what smolagents' `validate_tool_attributes` accepts holding a
-# list (it calls a plain `x = [...]` "complex", smolagents PR #2527).
-ANNOTATIONS = {
-    "inputs": "dict[str, dict[str, Any]]",
-    "SERVER": "dict[str, Any]",
-    "parameter_order": "list[str]",
-    "file_paths": "dict[str, list[str]]",
-    "parameter_defaults": "dict[str, Any]",
-}
+# list (it calls a plain `x = [...]` "complex", smolagents PR #2527). Every module has `inputs`;
+# a source adds the names of its own (`Source.annotations`).
+ANNOTATIONS = {"inputs": "dict[str, dict[str, Any]]"}
 
 
 @dataclass(frozen=True)
@@ -49,7 +44,6 @@ class InputSpec:
     accepts_null: bool = False  # the schema allows an explicit null
     enum: tuple[Any, ...] | None = None
     schema: dict[str, Any] = field(default_factory=dict)  # extra JSON Schema kept for the LLM (items, properties…)
-    upload: bool = False  # a file input: sent through gradio_client.handle_file
 
     @property
     def nullable(self) -> bool:
@@ -95,8 +89,7 @@ class OutputSpec:
     name: str
     type: str  # smolagents type
     annotation: str
-    description: str = ""
-    component: str = ""  # the Gradio component, when there is one
+    description: str = ""  # what the value is, for the returns note of several outputs
 
 
 @dataclass(frozen=True)
@@ -106,27 +99,13 @@ class ToolSpec:
     name: str  # smolagents tool name: an identifier, not a keyword
     class_name: str
     description: str
-    endpoint: str  # the remote name: Gradio api_name, MCP tool name, LangChain tool name
+    endpoint: str  # the name the source calls the tool by
     inputs: tuple[InputSpec, ...]
     outputs: tuple[OutputSpec, ...]
     output_type: str
     output_schema: dict[str, Any] | None = None
-    # Literal class attributes the template adds after the smolagents ones. The gate checks them
-    # by value. What the runtime reads from them, by source:
-    # - space: `src`, `api_name`; `parameter_order`, the wire names of the inputs in the app's
-    #   order (`inputs` puts required ones first), for sending by position (an app parameter may be
-    #   called `headers` or `fn_index`, which Client.predict takes as its own); `file_paths`, only
-    #   when an input holds files: {wire name: [position, ...]}, each position a path into the
-    #   value: "" the value itself, "[*]" each item of a list, ".key" a property of an object, chained
-    #   (".files[*]", "[*].background"); each file found there goes through gradio_client.handle_file.
-    #   The input's schema shows such a file as a string (a local path or an http(s) URL).
-    #   `parameter_defaults`, only when an input's signature default is NOT_GIVEN: {wire name: the
-    #   app's default when vendored}, sent for an argument not given (pinned: no look-up at run time).
-    #   Wire names, because `Config.apply` renames Python names after `build`; forward passes its
-    #   arguments to the runtime by wire name.
-    # - mcp: `mcp_name`; `result_key`, when the server wraps a plain value as {result_key: value}
-    #   in structuredContent (FastMCP): the tool returns the value, typed `output_type`.
-    # - langchain: `lc_name`; `is_async` (True only), when only `.ainvoke()` runs the tool.
+    # Literal class attributes the template adds after the smolagents ones (what the runtime reads:
+    # each source's declaration in vendorgen/sources/builtin.py says). The gate checks them by value.
     constants: tuple[tuple[str, Any], ...] = ()
     # The description is vendorgen's own sentence (the source gave none): the docstring does not repeat it.
     generated_description: bool = False
@@ -181,7 +160,7 @@ class ToolSpec:
 
 def returns_note(outputs: tuple[OutputSpec, ...]) -> str:
     """Several outputs: their order, said where smolagents shows the model the tool (the description)."""
-    parts = [f"{output.name} ({output.description or output.component or output.type})" for output in outputs]
+    parts = [f"{output.name} ({output.description or output.type})" for output in outputs]
     return f"Returns a tuple of {len(outputs)} values, in this order: " + ", ".join(parts) + "."
 
 
@@ -190,17 +169,17 @@ class ModuleSpec:
     """One generated file: the tools of one source and what they share."""
 
     name: str  # module name, also the file stem and the lock key
-    kind: str  # source kind, names the template
+    kind: str  # the source kind that built it (the lock's `kind`)
     source: str  # the source URI as given to `vendorgen add`
     revision: str  # upstream commit / version when known, else ""
     tools: tuple[ToolSpec, ...]
     # Module-level literals the template embeds (server address, command line...).
     constants: tuple[tuple[str, Any], ...] = ()
     requirements: tuple[str, ...] = ()  # distributions the generated code imports at run time
-    original_source: str = ""  # hub: the vendored tool.py text
-    # Imports this module needs beyond its source kind's ALLOWED_IMPORTS, as `module.name`
-    # (langchain: the user's object); the gate allows exactly these too.
-    imports: tuple[str, ...] = ()
+    # Third-party code the module carries as its author wrote it (the template writes it below
+    # vendorgen's header). Such code runs as it is, so the gate checks it is unchanged rather than
+    # its shape, `add` prints a review of it, and `update` takes a new version only with --trust.
+    carried_code: str = ""
 
     @property
     def endpoints(self) -> tuple[str, ...]:

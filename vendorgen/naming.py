@@ -6,6 +6,7 @@ import keyword
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import cache
 
 from vendorgen.errors import SchemaError
 
@@ -17,22 +18,36 @@ _RESERVED = {"self", "cls", "Tool", "Any", "Literal", "arguments", "uploads", "r
 # every name a generated module defines (imports, constants, helpers). A tool class sits beside
 # those module names. A remote parameter `tuple` or `AgentImage` becomes `tuple_`, `AgentImage_`
 # (the wire name is kept); the gate refuses a module where one still shadows a module name, and
-# tests/unit/test_naming.py checks this list against what the rendered templates read.
-TEMPLATE_NAMES = frozenset(
+# tests/unit/test_naming.py checks `template_names()` against what the rendered templates read.
+_TEMPLATES_OWN = frozenset(
     {
         # forward's locals read after they are bound (an argument of that name would be lost),
         # and the builtins it reads
         "self", "arguments", "uploads", "result", "_source",
         "tuple", "list", "dict", "str", "ModuleNotFoundError",
-        # module-level names: imports, constants, public helpers (private ones start with "_",
-        # which no parameter or tool class name does)
-        "Tool", "Any", "Literal", "AgentImage", "AgentAudio", "MCPToolError", "tools",
-        # what they import from the runtime module
-        "SpaceTool", "MCPSession", "MCPTool", "ToolList", "LangChainTool", "audio_result", "NOT_GIVEN",
+        # module-level names the templates write: imports, constants, public helpers (private ones
+        # start with "_", which no parameter or tool class name does)
+        "Tool", "Any", "Literal", "AgentImage", "AgentAudio", "tools",
         "SERVER", "TIMEOUT", "CONNECT_TIMEOUT", "SOURCE_MODULE", "SOURCE_ATTR",
-        "asyncio", "atexit", "base64", "io", "json", "os", "sys", "threading", "timedelta",
     }
 )  # fmt: skip
+
+
+@cache
+def template_names() -> frozenset[str]:
+    """The names above, and the runtime module's: what the built-in sources import from it, and
+    what `push` inlines into a tool.py with the code that uses it (every public module-level name
+    but its Tool base classes, which inlining renames to private ones)."""
+    from vendorgen import runtime
+    from vendorgen.sources.builtin import BUILTIN
+
+    imported = {
+        name.rpartition(".")[2]
+        for source in BUILTIN
+        for name in source.allowed_imports
+        if runtime.is_runtime_import(name)
+    }
+    return _TEMPLATES_OWN | imported | (runtime.public_names() - runtime.tool_bases())
 # Names no generated module has a reason to touch: the gate refuses a module that uses one, so a
 # remote parameter called `compile` or `vars` becomes `compile_`, `vars_`.
 FORBIDDEN_NAMES = frozenset(
@@ -62,7 +77,7 @@ def parameter_name(remote: str) -> str:
     """A parameter name: kept as is when it is a usable identifier that shadows nothing `forward` reads."""
     # A leading underscore is the templates' own namespace (`_Session`, `_call`): never a parameter's.
     name = remote if is_parameter(remote) and not remote.startswith("_") else python_name(remote)
-    return f"{name}_" if name in FORBIDDEN_NAMES or name in TEMPLATE_NAMES else name
+    return f"{name}_" if name in FORBIDDEN_NAMES or name in template_names() else name
 
 
 def is_parameter(name: str) -> bool:
@@ -77,7 +92,7 @@ def class_name(tool_name: str) -> str:
     if base[0].isdigit():
         base = f"T{base}"
     name = base if base.endswith("Tool") else f"{base}Tool"
-    return f"Vendored{name}" if name in _RESERVED or name in TEMPLATE_NAMES else name
+    return f"Vendored{name}" if name in _RESERVED or name in template_names() else name
 
 
 def unique(pairs: Iterable[tuple[str, str]], what: str, hint: str) -> None:

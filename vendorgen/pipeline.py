@@ -1,4 +1,8 @@
-"""inspect -> ToolSpec -> render -> format -> gate -> workspace, for every source."""
+"""inspect -> ToolSpec -> render -> format -> gate -> workspace, for every source.
+
+The `Source` is found once, from the URI given (or the kind a committed snapshot names),
+and travels down with the spec: no stage looks it up again.
+"""
 
 from __future__ import annotations
 
@@ -12,16 +16,19 @@ from vendorgen import runtime_sync, sources
 from vendorgen.config import GENERATOR, Excluded
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.fingerprint import Fingerprint
+from vendorgen.hashing import sha256_text, snapshot_sha256
 from vendorgen.model import ModuleSpec
 from vendorgen.pysource import python_text
 from vendorgen.requirements import ranged
-from vendorgen.workspace import SCHEMAS_DIR, LockEntry, Workspace, canonical_json, sha256_text
+from vendorgen.sources import Source
+from vendorgen.workspace import SCHEMAS_DIR, LockEntry, Workspace
 
 
 @dataclass(frozen=True)
 class Generated:
-    """A module ready to write: its spec, the snapshot it came from and its code."""
+    """A module ready to write: the source that built it, its spec, the snapshot it came from and its code."""
 
+    source: Source
     module: ModuleSpec
     snapshot: dict[str, Any]
     schema_sha256: str
@@ -30,33 +37,42 @@ class Generated:
 
 
 def generate(snapshot: dict[str, Any], workspace: Workspace) -> Generated:
-    """Snapshot to final code, offline and deterministic."""
-    source = sources.load(snapshot["kind"])
+    """A committed snapshot to final code, offline and deterministic, by the source its `kind` names."""
+    return generate_from(sources.load(snapshot["kind"]), snapshot, workspace)
+
+
+def generate_from(source: Source, snapshot: dict[str, Any], workspace: Workspace) -> Generated:
+    """`source`'s snapshot to final code."""
     # Config overrides apply here, once for every source; the gate checks the result.
     module: ModuleSpec = workspace.config.apply(source.build(snapshot))
-    schema_sha256 = sha256_text(canonical_json(snapshot))
-    code = module_code(module, schema_sha256, workspace)
+    schema_sha256 = snapshot_sha256(snapshot)
+    code = module_code(source, module, schema_sha256, workspace)
     templates = workspace.config.fingerprint(module.kind, module.source, (tool.name for tool in module.tools))
-    return Generated(module, snapshot, schema_sha256, code, templates)
+    return Generated(source, module, snapshot, schema_sha256, code, templates)
 
 
-def module_code(module: ModuleSpec, schema_sha256: str, workspace: Workspace) -> str:
+def module_code(source: Source, module: ModuleSpec, schema_sha256: str, workspace: Workspace) -> str:
     """`module` rendered, formatted and passed through the gate (also `push`'s one-tool modules)."""
     # Not imported above: `inspect` has them imported while a source waits on its server.
     from vendorgen.formatter import format_source
     from vendorgen.gate import check_module
     from vendorgen.render import render_module
 
-    rendered = render_module(module, schema_sha256, workspace.templates_dir())
+    rendered = render_module(module, schema_sha256, source, workspace.templates_dir())
     code = format_source(rendered, workspace.config.line_length)
-    check_module(code, module, sources.load(module.kind).ALLOWED_IMPORTS, workspace.config.line_length)
+    check_module(code, module, source, workspace.config.line_length)
     return code
 
 
 def inspect(uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
-    kind, target = sources.split_uri(uri)
+    """What the source `uri` names offers now: one snapshot per module."""
+    source, target = sources.split_uri(uri)
+    return _inspect(source, target, uri, options)
+
+
+def _inspect(source: Source, target: str, uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
     with sources.meanwhile(_import_generator), sources.inspecting(uri):
-        snapshots = sources.load(kind).inspect(target, options)
+        snapshots = source.inspect(target, options)
     # Through JSON and back, so what is generated now is exactly what the committed snapshot regenerates.
     return [json.loads(snapshot_text(snapshot)) for snapshot in snapshots]
 
@@ -66,13 +82,6 @@ def _import_generator() -> None:
     import black  # noqa: F401 - the formatter imports it on first use
 
     from vendorgen import formatter, gate, render  # noqa: F401
-
-
-def members(uri: str, options: sources.AddOptions) -> list[str]:
-    """The sources `uri` stands for: each Space of a collection (a kind with `members`), else `uri` itself."""
-    kind, target = sources.split_uri(uri)
-    source = sources.load(kind)
-    return source.members(target, options) if hasattr(source, "members") else [uri]
 
 
 @dataclass(frozen=True)
@@ -105,7 +114,8 @@ def add(
     generated: list[Generated] = []
     excluded: list[Excluded] = []  # modules whose every tool [tool.vendorgen.sources] filters out
     failed: list[Failure] = []
-    uris = members(uri, options)
+    source, target = sources.split_uri(uri)
+    uris = source.members(target, options)
     for member in progress(uris):
         try:
             found, skipped = _generate_member(member, options, workspace, failed)
@@ -146,15 +156,16 @@ def _generate_member(
     `--all-endpoints`) is added to `failed` and the others are still generated."""
     generated: list[Generated] = []
     excluded: list[Excluded] = []
-    for snapshot in inspect(uri, options):
+    source, target = sources.split_uri(uri)
+    for snapshot in _inspect(source, target, uri, options):
         try:
-            generated.append(generate(snapshot, workspace))
+            generated.append(generate_from(source, snapshot, workspace))
         except Excluded as exc:
             excluded.append(exc)
         except VendorgenError as exc:
             if not options.keep_going:
                 raise
-            failed.append(Failure(f"{uri} {snapshot.get('api_name') or snapshot['name']}", exc))
+            failed.append(Failure(f"{uri} (module {snapshot['name']})", exc))
     return generated, excluded
 
 

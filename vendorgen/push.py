@@ -8,8 +8,8 @@ lock describes.
   its own kind's template and passed through the gate, with what it uses of
   `_vendored_runtime.py` inlined (`runtime.inline`). smolagents' `from_code`
   runs the file and instantiates the first `Tool` subclass in alphabetical
-  order with no arguments, so the file holds exactly one. A hub-vendored module
-  is the original file, as vendored.
+  order with no arguments, so the file holds exactly one. A module that carries
+  its author's code (`ModuleSpec.carried_code`) is that file, as vendored.
 - `app.py`: a Gradio demo for every input and output type (JSON text for
   array, object and any), from `templates/push/app.py.j2`.
 - `requirements.txt`: what tool.py imports (and what its source declares),
@@ -40,7 +40,8 @@ from vendorgen.render import render_file
 from vendorgen.review import review
 from vendorgen.hubclient import REPO_ID, bound_hub_requests, hub_errors, within_deadline
 from vendorgen.toolfile import ToolFile
-from vendorgen.workspace import LockEntry, Workspace, sha256_text
+from vendorgen.hashing import sha256_text
+from vendorgen.workspace import LockEntry, Workspace
 
 # The Space SDK installs gradio itself, at the README's `sdk_version` (the version installed here).
 _SDK_PROVIDED = "gradio"
@@ -96,13 +97,13 @@ def build_folder(workspace: Workspace, reference: str, repo_id: str, tool_name: 
     entry = find_entry(workspace, reference)
     generated = pipeline.generate(workspace.read_snapshot(entry), workspace)
     module = replace(generated.module, tools=(_chosen_tool(generated.module, tool_name),))
-    # A hub module is the original file, as vendored; any other is re-rendered with the one tool,
-    # and what it uses of the runtime module is inlined: from_hub loads tool.py alone.
+    # A module carrying its author's code is that file, as vendored; any other is re-rendered with the
+    # one tool, and what it uses of the runtime module is inlined: from_hub loads tool.py alone.
     tool_py = (
         generated.code
-        if module.original_source
+        if module.carried_code
         else format_source(
-            runtime.inline(pipeline.module_code(module, generated.schema_sha256, workspace)),
+            runtime.inline(pipeline.module_code(generated.source, module, generated.schema_sha256, workspace)),
             workspace.config.line_length,
         )
     )

@@ -53,6 +53,14 @@ def tool_bases() -> frozenset[str]:
     return frozenset(_tool_bases(ast.parse(text())))
 
 
+@cache
+def public_names() -> frozenset[str]:
+    """What the runtime binds at module level (imports, classes, functions, constants), private names aside."""
+    tree = ast.parse(text())
+    statements = [node for node in tree.body if not (isinstance(node, ast.ImportFrom) and node.module == "__future__")]
+    return frozenset(name for node in statements for name in _defined_names(node) if not name.startswith("_"))
+
+
 def is_runtime_import(name: str) -> bool:
     """`name` (as the gate spells an import, `._vendored_runtime.X`) is one of the runtime's names."""
     return name.startswith(f".{MODULE}.")

@@ -16,7 +16,8 @@ from vendorgen.config import GENERATOR
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.projectfiles import SERVER_FILE
 from vendorgen.runtime import RuntimeEntry
-from vendorgen.workspace import LockEntry, Workspace, sha256_text
+from vendorgen.hashing import sha256_text
+from vendorgen.workspace import LockEntry, Workspace
 
 
 @dataclass
@@ -35,7 +36,7 @@ def needed_paths(entries: Iterable[LockEntry]) -> list[str]:
 
 
 def _needs(kind: str) -> bool:
-    return runtime.needs_runtime(sources.load(kind).ALLOWED_IMPORTS)
+    return runtime.needs_runtime(sources.load(kind).allowed_imports)
 
 
 def current_entry(path: str) -> RuntimeEntry:

@@ -317,7 +317,6 @@ def input_spec(
     description: str = "",
     default: Any = NO_DEFAULT,
     name: str | None = None,
-    upload: bool = False,
     kind: str | None = None,
     annotation: str | None = None,
 ) -> InputSpec:
@@ -343,7 +342,6 @@ def input_spec(
         accepts_null=mapped.accepts_null or (default is None and not required),
         enum=mapped.enum,
         schema={} if kind else mapped.schema,
-        upload=upload,
     )
     # smolagents reads "may be None" from the hint; a default of None already says it for Any.
     if required:

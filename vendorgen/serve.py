@@ -23,7 +23,8 @@ from vendorgen.config import GENERATOR
 from vendorgen.errors import UsageError
 from vendorgen.projectfiles import SERVER_FILE
 from vendorgen.runtime import RuntimeEntry
-from vendorgen.workspace import LOCK_NAME, LockEntry, Workspace, sha256_text
+from vendorgen.hashing import sha256_text
+from vendorgen.workspace import LOCK_NAME, LockEntry, Workspace
 
 FILE_NAME = SERVER_FILE
 MODULE = FILE_NAME.removesuffix(".py")

@@ -19,7 +19,7 @@ MAX_SHOWN = 80  # characters of a value before it is cut
 MAX_SNAPSHOT_LINES = 20
 
 _TOOL_FIELDS = ("name", "class_name", "description", "output_type", "return_annotation", "output_schema")
-_INPUT_FIELDS = ("name", "type", "enum", "default", "accepts_null", "description", "schema", "upload")
+_INPUT_FIELDS = ("name", "type", "enum", "default", "accepts_null", "description", "schema")
 
 
 def describe(old: ModuleSpec, new: ModuleSpec) -> list[str]:

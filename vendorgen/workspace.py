@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import os
 import time
@@ -60,18 +59,6 @@ _JOURNAL_TEMP = f"{STATE_DIR}/.journal.json.tmp"  # what _replace_durably writes
 STAGED_SUFFIX = ".vendorgen-new"
 _STAGING, _COMMITTED = "staging", "committed"  # the journal's states
 LOCK_VERSION = 1
-
-
-def sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def canonical_json(value: Any) -> str:
-    """The bytes a schema hash is taken over: no whitespace, ASCII, keys in their order.
-
-    Key order is kept, not sorted: a schema's property order is its parameter order.
-    """
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=True)
 
 
 ROOT_MARKERS = (LOCK_NAME, "pyproject.toml", ".git")

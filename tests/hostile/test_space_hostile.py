@@ -97,11 +97,12 @@ def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> 
         assert tool.description == described
     assert tool.inputs == spec.smolagents_inputs()
     by_wire = {input_spec.wire_name: input_spec for input_spec in spec.inputs}
+    files = dict(spec.constants).get("file_paths", {})  # the inputs holding files, by wire name
     for index, parameter in enumerate(endpoint["parameters"]):
         input_spec = by_wire[parameter["parameter_name"] or f"param_{index}"]  # the remote name, exactly
         entry = tool.inputs[input_spec.name]
         assert entry["description"].startswith(parameter["label"])
-        if input_spec.upload:
+        if input_spec.wire_name in files:
             continue
         if parameter["parameter_has_default"]:
             assert entry["default"] == parameter["parameter_default"]
@@ -112,13 +113,13 @@ def test_hostile_endpoint_is_refused_or_exact(endpoint: dict, api_name: str) -> 
     order = list(tool.parameter_order)  # wire names
     tool.client = client = RecordingClient(len(spec.outputs), order, endpoint, "/" + api_name)
     # Every file input gets a real file (an optional one's default is whatever the app said, maybe no file).
-    required = {input_spec.name: argument(input_spec, index) for index, input_spec in enumerate(spec.inputs)
-                if input_spec.required or input_spec.upload}  # fmt: skip
+    required = {input_spec.name: argument(input_spec, index, files) for index, input_spec in enumerate(spec.inputs)
+                if input_spec.required or input_spec.wire_name in files}  # fmt: skip
     result = tool.forward(**required)
     sent = client.sent
     assert client.sent_api_name == "/" + api_name
     expected = {input_spec.wire_name: required[input_spec.name] for input_spec in spec.inputs
-                if input_spec.required and not input_spec.upload}  # fmt: skip
+                if input_spec.required and input_spec.wire_name not in files}  # fmt: skip
     assert {key: value for key, value in sent.items() if key in expected} == expected
     if len(spec.outputs) > 1:
         assert result == tuple(client.answer)
@@ -130,8 +131,8 @@ UPLOAD = Path(tempfile.mkdtemp(prefix="vendorgen-hostile-upload-")) / "upload.tx
 UPLOAD.write_text("uploaded")
 
 
-def argument(input_spec, index: int) -> object:
+def argument(input_spec, index: int, files: dict) -> object:
     """A value for one input: an existing file where the endpoint takes files."""
-    if not input_spec.upload:
+    if input_spec.wire_name not in files:
         return f"value-{index}"
     return [str(UPLOAD)] if input_spec.type == "array" else str(UPLOAD)

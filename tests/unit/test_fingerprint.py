@@ -13,9 +13,10 @@ from vendorgen import templates_version
 from vendorgen.config import GENERATOR
 from vendorgen.errors import VendorgenError
 from vendorgen.fingerprint import Drift, Fingerprint, fingerprint_drift
+from vendorgen.hashing import canonical_json, sha256_text
 from vendorgen.report import drift_reason
 from vendorgen.sync.local import lock_drift
-from vendorgen.workspace import LockEntry, Workspace, _parse_lock_text, canonical_json, dump_lock, sha256_text
+from vendorgen.workspace import LockEntry, Workspace, _parse_lock_text, dump_lock
 
 SNAPSHOT = {"kind": "space", "name": "convert"}
 

@@ -10,7 +10,7 @@ from tests.servers.mcp_many import make_tools
 from vendorgen import formatter
 from vendorgen.errors import GateError
 from vendorgen.render import render_module
-from vendorgen.sources import mcp
+from vendorgen.sources import load, mcp
 
 
 def mcp_module(count: int) -> str:
@@ -18,7 +18,7 @@ def mcp_module(count: int) -> str:
     snapshot = {"kind": "mcp", "source": "mcp:http://127.0.0.1:1/mcp", "name": "many",
                 "server": {"transport": "streamable-http", "url": "http://127.0.0.1:1/mcp"},
                 "server_info": {"name": "many", "version": "1"}, "tools": tools}  # fmt: skip
-    return render_module(mcp.build(snapshot), "0" * 64)
+    return render_module(mcp.build(snapshot), "0" * 64, load("mcp"))
 
 
 def test_a_generated_module_is_formatted_as_black_formats_it() -> None:

@@ -12,7 +12,10 @@ from vendorgen.errors import GateError
 from vendorgen.formatter import format_source
 from vendorgen.gate import check_module
 from vendorgen.render import render_module
-from vendorgen.sources import space
+from vendorgen.sources import load, space
+
+SPACE = load("space")
+MCP = load("mcp")
 
 API = json.loads((Path(__file__).resolve().parents[1] / "data" / "gradio_view_api.json").read_text())
 
@@ -28,13 +31,13 @@ def module_for(api_name: str, endpoint: dict | None = None):
         "endpoint": endpoint or API["named_endpoints"][api_name],
     }
     module = space.build(snapshot)
-    return module, format_source(render_module(module, "0" * 64))
+    return module, format_source(render_module(module, "0" * 64, SPACE))
 
 
 @pytest.mark.parametrize("api_name", sorted(API["named_endpoints"]))
 def test_every_example_endpoint_passes(api_name: str) -> None:
     module, code = module_for(api_name)
-    check_module(code, module, space.ALLOWED_IMPORTS)
+    check_module(code, module, SPACE)
 
 
 TAMPERINGS = [
@@ -71,13 +74,13 @@ def test_tampered_module_is_refused(old: str, new: str, reason: str) -> None:
     module, code = module_for("/describe")
     assert old in code, f"fixture drifted: {old!r} not in generated code"
     with pytest.raises(GateError, match=reason):
-        check_module(code.replace(old, new, 1), module, space.ALLOWED_IMPORTS)
+        check_module(code.replace(old, new, 1), module, SPACE)
 
 
 def test_unparsable_module_is_refused() -> None:
     module, code = module_for("/describe")
     with pytest.raises(GateError, match="does not parse"):
-        check_module(code + "\ndef broken(:\n", module, space.ALLOWED_IMPORTS)
+        check_module(code + "\ndef broken(:\n", module, SPACE)
 
 
 def test_hostile_schema_text_stays_inside_literals() -> None:
@@ -93,7 +96,7 @@ def test_hostile_schema_text_stays_inside_literals() -> None:
         "returns": [{"label": hostile, "type": {"type": "string"}, "component": "Textbox"}],
     }  # fmt: skip
     module, code = module_for("/describe", endpoint)
-    check_module(code, module, space.ALLOWED_IMPORTS)
+    check_module(code, module, SPACE)
     assert "\u202e" not in code and "\x00" not in code and "\u2028" not in code
     # The generated module, not remote code, beside the runtime (vendorgen ships it as vendorgen/_vendored_runtime.py).
     namespace: dict = {"__name__": "vendorgen.hostile", "__package__": "vendorgen"}
@@ -114,7 +117,7 @@ def mcp_module_code() -> str:
     snapshot = {"kind": "mcp", "source": "mcp:http://127.0.0.1:1/mcp", "name": "many",
                 "server": {"transport": "streamable-http", "url": "http://127.0.0.1:1/mcp"},
                 "server_info": {"name": "many", "version": "1"}, "tools": tools}  # fmt: skip
-    return format_source(render_module(mcp.build(snapshot), "0" * 64))
+    return format_source(render_module(mcp.build(snapshot), "0" * 64, MCP))
 
 
 @pytest.mark.parametrize("code", [module_for("/describe")[1], mcp_module_code()], ids=["space", "mcp"])
@@ -148,19 +151,19 @@ def test_only_the_known_annotations_pass_on_module_constants(old: str, new: str,
                 "server": {"transport": "stdio", "command": "server", "args": ["--x"], "env": []},
                 "server_info": {"name": "many", "version": "1"}, "tools": tools}  # fmt: skip
     module = mcp.build(snapshot)
-    code = format_source(render_module(module, "0" * 64))
+    code = format_source(render_module(module, "0" * 64, MCP))
     assert old in code
     if reason is None:
-        check_module(code.replace(old, new, 1), module, mcp.ALLOWED_IMPORTS)
+        check_module(code.replace(old, new, 1), module, MCP)
         return
     with pytest.raises(GateError, match=reason):
-        check_module(code.replace(old, new, 1), module, mcp.ALLOWED_IMPORTS)
+        check_module(code.replace(old, new, 1), module, MCP)
 
 
 def test_utf8_declarations_pass() -> None:
     module, code = module_for("/describe")
     for declaration in ("# -*- coding: utf-8 -*-\n", "# coding=utf8\n", "# vim: set fileencoding=UTF_8 :\n"):
-        check_module(declaration + code, module, space.ALLOWED_IMPORTS)
+        check_module(declaration + code, module, SPACE)
 
 
 def test_a_parameter_shadowing_a_module_name_is_refused() -> None:
@@ -170,6 +173,6 @@ def test_a_parameter_shadowing_a_module_name_is_refused() -> None:
     renamed = replace(spec.inputs[0], name="SpaceTool")
     tool = replace(spec, inputs=(renamed, *spec.inputs[1:]))
     shadowing = replace(module, tools=(tool,))
-    code = format_source(render_module(shadowing, "0" * 64))
+    code = format_source(render_module(shadowing, "0" * 64, SPACE))
     with pytest.raises(GateError, match="parameter SpaceTool of DescribeTool.forward shadows the module.s SpaceTool"):
-        check_module(code, shadowing, space.ALLOWED_IMPORTS)
+        check_module(code, shadowing, SPACE)

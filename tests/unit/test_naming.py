@@ -5,7 +5,7 @@ import pytest
 
 from vendorgen.errors import SchemaError
 from tests.conftest import REPO
-from vendorgen.naming import TEMPLATE_NAMES, class_name, parameter_name, python_name, unique
+from vendorgen.naming import class_name, parameter_name, python_name, template_names, unique
 
 
 @pytest.mark.parametrize(
@@ -62,16 +62,16 @@ def test_a_parameter_never_takes_a_name_the_templates_use(remote: str, expected:
 
 def test_a_tool_class_never_takes_a_name_the_templates_use() -> None:
     assert class_name("tool") == "VendoredTool"
-    assert all(class_name(name) not in TEMPLATE_NAMES for name in TEMPLATE_NAMES)
+    assert all(class_name(name) not in template_names() for name in template_names())
 
 
 def test_template_names_holds_every_name_the_rendered_templates_use() -> None:
-    """What the generated modules define, or their `forward` reads without binding it, is in TEMPLATE_NAMES.
+    """What the generated modules define, or their `forward` reads without binding it, is in template_names().
 
     (Private `_` names aside: no parameter starts with one.)
 
     The modules of generated_example/ cover every template; a name a template starts using
-    fails here until naming.TEMPLATE_NAMES keeps remote names off it.
+    fails here until naming.template_names() keeps remote names off it.
     """
     used: dict[str, str] = {}
     for path in sorted((REPO / "generated_example" / "tools").glob("[!_]*.py")):  # the runtime's names stay in it
@@ -89,8 +89,8 @@ def test_template_names_holds_every_name_the_rendered_templates_use() -> None:
                     used.setdefault(name, f"{path.name}: forward")
         for name in tool_classes - {"MCPToolError"}:
             used.pop(name, None)
-    missing = {name: where for name, where in used.items() if not name.startswith("_") and name not in TEMPLATE_NAMES}
-    assert not missing, f"add to naming.TEMPLATE_NAMES: {missing}"
+    missing = {name: where for name, where in used.items() if not name.startswith("_") and name not in template_names()}
+    assert not missing, f"add to naming.template_names(): {missing}"
 
 
 def _bound(statement: ast.stmt) -> set[str]:

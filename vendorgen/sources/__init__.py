@@ -1,12 +1,15 @@
-"""Source kinds. Each is one module here with the same names:
+"""Source kinds: each is one `Source` object, registered in one place (`register`).
 
-- `OPTIONS`: the `AddOptions` fields it takes; `check_options` refuses any other
-  given on the command line, naming the option and the source;
-- `ALLOWED_IMPORTS`: what its generated code may import (the gate enforces it);
+A `Source` declares what the rest of vendorgen needs to know about its kind (the
+class variables) and does the two things only it can do:
+
 - `inspect(target, options) -> list[snapshot]`: talks to the source, nothing else;
   one JSON-able snapshot per module to generate, holding all `build` needs;
 - `build(snapshot) -> ModuleSpec`: pure, so a committed snapshot regenerates
   the module offline, byte for byte.
+
+A kind that only stands for other sources (a Hub collection) implements `members`
+instead and has no template.
 
 A snapshot holds `kind`, `source`, `name`, `revision` and, for `update` and
 `check --remote`, `options`: the `AddOptions` fields (JSON values, never the
@@ -18,36 +21,35 @@ again, under the same `name`, among its snapshots. Without `options`, only
 depends on Python names (a wire-name map) belongs in the template, computed
 from `InputSpec.name` / `wire_name`, not in `constants`.
 
-Heavy client libraries are imported inside `inspect`, never at module level.
-A source wraps its wait for a server's answer in `waiting()`, so that the
-pipeline's work queued with `meanwhile` (importing the code generator) runs then,
-and so that a wait of more than a second is shown on a terminal (`show_waits`).
+The built-in kinds are declared in `vendorgen.sources.builtin`; another package adds one
+with an entry point in the group `vendorgen.sources` naming its `Source` subclass
+(`echo = "my_package.echo:EchoSource"`), read the first time a kind is not a built-in one,
+or by calling `register` itself. Registering imports nothing heavy: a source imports its
+client library inside `inspect`. A source wraps its wait for a server's answer in
+`waiting()`, so that the pipeline's work queued with `meanwhile` (importing the code
+generator) runs then, and so that a wait of more than a second is shown on a terminal
+(`show_waits`).
 """
 
 from __future__ import annotations
 
 import difflib
-import importlib
 import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from types import MappingProxyType
 from contextlib import contextmanager
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
-from vendorgen.errors import UsageError
+from vendorgen.errors import UsageError, VendorgenError
 
-KINDS = ("space", "hub", "collection", "mcp", "langchain")
-# What follows `kind:`, as `vendorgen add --help` shows it.
-TARGETS = {
-    "space": "space:<owner/name | http(s)://host:port/>",
-    "hub": "hub:<owner/space>[@revision]",
-    "collection": "collection:<owner/slug>",
-    "mcp": 'mcp:<http(s)://host/mcp> | mcp:sse:<url> | "mcp:stdio:<command line>"',
-    "langchain": "langchain:<module>:<attr>",
-}
+if TYPE_CHECKING:
+    from vendorgen.model import ModuleSpec
+
+ENTRY_POINT_GROUP = "vendorgen.sources"
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,111 @@ class AddOptions:
     class_name: str | None = None
     keep_going: bool = False
     token: str | None = None
+
+
+class Source:
+    """One kind of source. Subclass it, set the class variables, implement `inspect` and `build`."""
+
+    kind: ClassVar[str]  # the URI prefix: `<kind>:<target>`; also the lock's `kind`
+    target: ClassVar[str]  # `<kind>:` and what follows, as `vendorgen add --help` and errors show it
+    help_note: ClassVar[str] = ""  # beside `target` in `vendorgen add --help`, e.g. "(needs --trust)"
+    help: ClassVar[str] = ""  # a paragraph of `vendorgen add --help`: `<kind>: ...`, lines after the first indented
+    options: ClassVar[frozenset[str]] = frozenset()  # the `AddOptions` fields it takes (`check_options`)
+    options_hint: ClassVar[str] = ""  # said when an option it does not take is given
+    # The template of its modules, by file name (a user template of that name replaces it), and
+    # the directory holding it unless it is one of vendorgen's own.
+    template: ClassVar[str] = ""
+    template_dir: ClassVar[Path | None] = None
+    # What its generated code may import, as `module.name` (`._vendored_runtime.X` for the runtime's
+    # names); the gate allows these and no others.
+    allowed_imports: ClassVar[frozenset[str]] = frozenset()
+    # The annotations its templates give module constants and class attributes, by name, beside
+    # `model.ANNOTATIONS`; the gate allows these and no others.
+    annotations: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    # Distributions its generated code always imports at run time (a build may add its own).
+    requirements: ClassVar[tuple[str, ...]] = ()
+
+    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
+        raise NotImplementedError(f"{self.kind}: sources are not inspected, only their members")
+
+    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
+        raise NotImplementedError(f"{self.kind}: sources have no modules of their own")
+
+    def members(self, target: str, options: AddOptions) -> list[str]:
+        """The sources `<kind>:<target>` stands for; itself, unless the kind is a collection of others."""
+        return [f"{self.kind}:{target}"]
+
+    def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:
+        """What the gate lets `module` import: `allowed_imports`, plus what this module itself names."""
+        return self.allowed_imports
+
+
+_registry: dict[str, Source] = {}
+_read: set[str] = set()  # "builtin", "plugins": what `_registry` holds already
+
+
+def register(source: Source | type[Source]) -> Source:
+    """Make `source` (an instance, or a class built with no arguments) a kind `vendorgen add` takes."""
+    _registered()
+    return _add(source)
+
+
+def _add(source: Source | type[Source]) -> Source:
+    if isinstance(source, type):
+        source = source()
+    if not isinstance(source, Source):
+        raise TypeError(f"{source!r} is not a vendorgen.sources.Source")
+    known = _registry.get(source.kind)
+    if known is not None and type(known) is not type(source):
+        raise UsageError(f"two sources claim the kind {source.kind!r}: {type(known).__qualname__} and {type(source).__qualname__}")
+    _registry[source.kind] = source
+    return source
+
+
+def load(kind: str) -> Source:
+    """The registered source of `kind`; refused, with the kinds there are, when there is none."""
+    found = _find(kind)
+    if found is None:
+        raise UsageError(f"unknown source kind {kind!r}; known: {', '.join(_registered())}")
+    return found
+
+
+def registered() -> tuple[Source, ...]:
+    """Every source kind: the built-in ones, then those of installed plugins."""
+    _read_plugins()
+    return tuple(_registered().values())
+
+
+def _find(kind: str) -> Source | None:
+    known = _registered()
+    if kind not in known:
+        _read_plugins()
+    return known.get(kind)
+
+
+def _registered() -> dict[str, Source]:
+    if "builtin" not in _read:
+        _read.add("builtin")
+        from vendorgen.sources.builtin import BUILTIN
+
+        for source in BUILTIN:
+            _add(source)
+    return _registry
+
+
+def _read_plugins() -> None:
+    """Register the sources installed packages name in the entry-point group (once: scanning costs)."""
+    if "plugins" in _read:
+        return
+    _read.add("plugins")
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            loaded = point.load()
+        except Exception as exc:  # noqa: BLE001 - whatever a plugin's import raises, said in one line
+            raise VendorgenError(f"the source plugin {point.name} = {point.value} does not load: {exc}") from None
+        register(loaded)
 
 
 def replay_options(name: str, **given: Any) -> dict[str, Any]:
@@ -85,33 +192,34 @@ def seconds_from_env(name: str, default: float) -> float:
     return value
 
 
-def split_uri(uri: str) -> tuple[str, str]:
-    """`space:owner/name` -> (`space`, `owner/name`); refused with what is missing or a likely fix."""
+def split_uri(uri: str) -> tuple[Source, str]:
+    """`space:owner/name` -> (the space source, `owner/name`); refused with what is missing or a likely fix."""
     kind, sep, target = uri.partition(":")
-    if kind in KINDS:
+    source = _find(kind) if sep else None
+    if source is not None:
         if not target:
-            raise UsageError(f"{uri} says what kind of source but not which one; give {TARGETS[kind]}")
-        return kind, target
+            raise UsageError(f"{uri} says what kind of source but not which one; give {source.target}")
+        return source, target
     if kind.lower() in ("http", "https") and sep:
         raise UsageError(
             f"{uri} is a URL; say what answers there: space:{uri} (a Gradio app) or mcp:{uri} (an MCP server)"
         )
-    close = difflib.get_close_matches(kind.lower(), KINDS, n=1, cutoff=0.6) if sep else []
+    known = registered()
+    close = difflib.get_close_matches(kind.lower(), [each.kind for each in known], n=1, cutoff=0.6) if sep else []
     hint = f"did you mean {close[0]}:{target}? " if close else ""
-    raise UsageError(f"unknown source {uri!r}; {hint}expected one of: " + ", ".join(TARGETS.values()))
+    raise UsageError(f"unknown source {uri!r}; {hint}expected one of: " + ", ".join(each.target for each in known))
 
 
-def check_options(kind: str, given: Mapping[str, str]) -> None:
-    """Refuse options (`AddOptions` field -> the flag as typed) that the source `kind` does not take."""
-    source = load(kind)
-    refused = [flag for field, flag in given.items() if field not in source.OPTIONS]
+def check_options(source: Source, given: Mapping[str, str]) -> None:
+    """Refuse options (`AddOptions` field -> the flag as typed) that `source` does not take."""
+    refused = [flag for field, flag in given.items() if field not in source.options]
     if refused:
         verb = "does" if len(refused) == 1 else "do"
-        taken = ", ".join(_FLAGS[field] for field in _FIELDS if field in source.OPTIONS)
-        hint = getattr(source, "OPTIONS_HINT", "")
+        kind = source.kind
+        taken = ", ".join(_FLAGS[field] for field in _FIELDS if field in source.options)
         raise UsageError(
             f"{', '.join(refused)} {verb} not apply to {kind}: sources ({kind}: takes {taken or 'no options'})"
-            + (f"; {hint}" if hint else "")
+            + (f"; {source.options_hint}" if source.options_hint else "")
         )
 
 
@@ -120,17 +228,6 @@ _FLAGS = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "trust":
           "tools": "--tool", "prefix": "--prefix", "class_name": "--class", "keep_going": "--keep-going",
           "name": "--name", "token": "--token"}  # fmt: skip
 _FIELDS = tuple(_FLAGS)
-
-
-def load(kind: str) -> ModuleType:
-    if kind not in KINDS:
-        raise UsageError(f"unknown source kind {kind!r}")
-    try:
-        return importlib.import_module(f"vendorgen.sources.{kind}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"vendorgen.sources.{kind}":
-            raise UsageError(f"source kind {kind!r} is not available in this vendorgen") from None
-        raise
 
 
 # Per thread: work queued by `meanwhile` for the next source that waits on a server, and what

@@ -15,9 +15,6 @@ from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.hubclient import bound_hub_requests, hub_errors, within_deadline
 from vendorgen.sources import AddOptions, shown_wait
 
-OPTIONS = frozenset({"trust", "keep_going", "token"})
-OPTIONS_HINT = "to name one Space's module or pick its class, vendor that Space with hub:owner/space"
-
 
 def members(target: str, options: AddOptions) -> list[str]:
     """`hub:owner/space` for every Space of the collection `target`, sorted."""

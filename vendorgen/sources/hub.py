@@ -29,10 +29,6 @@ from vendorgen.review import refuse_disguised_names
 from vendorgen.sources import AddOptions, waiting
 from vendorgen.toolfile import REQUIRED, ToolFile
 
-OPTIONS = frozenset({"trust", "name", "class_name", "token"})
-# Unused: a hub module is the author's code, checked verbatim by the gate rather than against an allow-list.
-ALLOWED_IMPORTS: frozenset[str] = frozenset()
-
 TOOL_FILE = "tool.py"
 REQUIREMENTS_FILE = "requirements.txt"
 # Keys of a smolagents `inputs` entry that InputSpec holds in fields of its own.
@@ -95,7 +91,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
         revision=snapshot["revision"],
         tools=(tool,),
         requirements=parse_requirements(snapshot["requirements_txt"]),
-        original_source=original,
+        carried_code=original,
     )
 
 

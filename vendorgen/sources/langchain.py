@@ -30,18 +30,7 @@ from vendorgen.errors import NotOffered, SchemaError, UsageError, VendorgenError
 from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, replay_options
-
-OPTIONS = frozenset({"tools", "prefix", "name"})
-ALLOWED_IMPORTS = frozenset(
-    {
-        "__future__.annotations",
-        "typing.Any",
-        "typing.Literal",
-        "smolagents.Tool",
-        "._vendored_runtime.LangChainTool",
-        "._vendored_runtime.NOT_GIVEN",
-    }
-)
+from vendorgen.sources.builtin import LangChainSource
 
 SHAPES = ("tool", "tool_class", "toolkit", "toolkit_class", "list", "factory")
 # Return annotations with a smolagents type; anything else is "any".
@@ -368,8 +357,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
         revision=snapshot.get("revision", ""),
         tools=tuple(tools),
         constants=(("SOURCE_MODULE", module_name), ("SOURCE_ATTR", attr)),
-        requirements=("smolagents", "langchain-core"),
-        imports=(f"{module_name}.{attr}",),
+        requirements=LangChainSource.requirements,
     )
 
 

@@ -33,22 +33,8 @@ from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageEr
 from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, replay_options, seconds_from_env, waiting
+from vendorgen.sources.builtin import MCPSource
 from vendorgen.workspace import find_root
-
-OPTIONS = frozenset({"trust", "env", "tools", "prefix", "name"})
-ALLOWED_IMPORTS = frozenset(
-    {
-        "__future__.annotations",
-        "typing.Any",
-        "typing.Literal",
-        "smolagents.Tool",
-        "._vendored_runtime.MCPSession",
-        "._vendored_runtime.MCPTool",
-        "._vendored_runtime.MCPToolError",
-        "._vendored_runtime.NOT_GIVEN",
-        "._vendored_runtime.ToolList",
-    }
-)
 
 TRANSPORTS = ("stdio", "streamable-http", "sse")
 
@@ -544,7 +530,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
         revision=snapshot.get("revision", ""),
         tools=tuple(tools),
         constants=(("SERVER", runtime), ("TIMEOUT", CALL_TIMEOUT), ("CONNECT_TIMEOUT", CONNECT_TIMEOUT)),
-        requirements=("smolagents", "mcp"),
+        requirements=MCPSource.requirements,
     )
 
 

@@ -18,20 +18,7 @@ from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageEr
 from vendorgen.hubclient import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, returns_note
 from vendorgen.sources import AddOptions, waiting
-
-OPTIONS = frozenset({"api_name", "all_endpoints", "name", "token", "keep_going"})
-ALLOWED_IMPORTS = frozenset(
-    {
-        "__future__.annotations",
-        "typing.Any",
-        "typing.Literal",
-        "smolagents.agent_types.AgentAudio",
-        "smolagents.agent_types.AgentImage",
-        "._vendored_runtime.SpaceTool",
-        "._vendored_runtime.NOT_GIVEN",
-        "._vendored_runtime.audio_result",
-    }
-)
+from vendorgen.sources.builtin import SpaceSource
 
 # Components whose value is a file: sent through handle_file, as smolagents type.
 _FILE_COMPONENTS = {"Image": "image", "Audio": "audio"}
@@ -247,7 +234,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
         source=snapshot["source"],
         revision=snapshot.get("revision", ""),
         tools=(tool,),
-        requirements=("smolagents", "gradio_client"),
+        requirements=SpaceSource.requirements,
     )
 
 
@@ -282,7 +269,6 @@ def _input(parameter: Any, index: int, nodes: limits.NodeBudget) -> tuple[InputS
         required=not has_default,
         description=f"{description}. {note}" if description else note,
         default=default if default is None or isinstance(default, str) else NO_DEFAULT,
-        upload=True,
         kind=file_kind,
         annotation=annotation,
     )
@@ -327,16 +313,17 @@ def _output(value: Any, index: int, alone: bool, nodes: limits.NodeBudget) -> Ou
     given: Mapping[str, Any] = value["type"] if isinstance(value.get("type"), Mapping) else {}
     type_schema = schema.resolve_refs(given, given, nodes)
     name = naming.module_name(label) if label else f"output_{index}"
+    # The component (Textbox, Image...) says what the value is in the returns note of several outputs.
     # A single image or audio output is wrapped for the agent; inside a tuple it stays a path.
     if component == "Image" and alone:
-        return OutputSpec(name, "image", "AgentImage", component=component)
+        return OutputSpec(name, "image", "AgentImage", component)
     if component == "Audio" and alone:
-        return OutputSpec(name, "audio", "AgentAudio | str", component=component)
+        return OutputSpec(name, "audio", "AgentAudio | str", component)
     if component in ("Image", "Audio") or _is_file(type_schema):
-        return OutputSpec(name, "string", "str", "a local file path", component)
+        return OutputSpec(name, "string", "str", "a local file path")
     mapped = schema.map_type(type_schema)
     kind = mapped.type if isinstance(mapped.type, str) else "any"
-    return OutputSpec(name, kind, mapped.annotation, component=component)
+    return OutputSpec(name, kind, mapped.annotation, component)
 
 
 def _is_file(type_schema: Any) -> bool:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import subprocess
 from typing import Protocol
 
-from vendorgen.workspace import Workspace, sha256_text
+from vendorgen.hashing import sha256_text
+from vendorgen.workspace import Workspace
 
 # How far back `written_text` looks in a file's history.
 GIT_HISTORY_DEPTH = 50

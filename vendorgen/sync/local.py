@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 from vendorgen.config import GENERATOR
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.fingerprint import Drift, fingerprint_drift
+from vendorgen.hashing import canonical_json, sha256_text
 from vendorgen.merge import has_conflict_markers, unified_diff
-from vendorgen.workspace import LockEntry, Workspace, canonical_json, sha256_text
+from vendorgen.workspace import LockEntry, Workspace
 
 if TYPE_CHECKING:
     from vendorgen.pipeline import Generated

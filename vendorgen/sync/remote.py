@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from vendorgen import pins
 from vendorgen.errors import NotOffered, SourceUnreachable, VendorgenError
+from vendorgen.hashing import canonical_json
 from vendorgen.merge import unified_diff
 from vendorgen.sync.local import regenerate
-from vendorgen.workspace import LockEntry, Workspace, canonical_json
+from vendorgen.workspace import LockEntry, Workspace
 
 if TYPE_CHECKING:
     from vendorgen.pipeline import Generated

@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.hashing import canonical_json, sha256_text
 from vendorgen.merge import merge3, unified_diff
 from vendorgen.sync.history import written_text
 from vendorgen.sync.local import regenerate
 from vendorgen.sync.remote import Reinspector, upstream_changes
-from vendorgen.workspace import LockEntry, Workspace, canonical_json, sha256_text
+from vendorgen.workspace import LockEntry, Workspace
 
 if TYPE_CHECKING:
     from vendorgen.pipeline import Generated
@@ -108,9 +109,9 @@ def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, 
     on_disk = workspace.read_file(entry.path)
     # Code vendored as it is runs only as the user reviewed it: the file on disk, never the snapshot
     # or the lock, which a pull request can change unread.
-    new_code = bool(new.module.original_source) and not _reviewed(on_disk, new, workspace)
+    new_code = bool(new.module.carried_code) and not _reviewed(on_disk, new, workspace)
     if new_code and not trust:
-        if new.module.original_source != _original_source(locked):
+        if new.module.carried_code != new.source.build(locked).carried_code:
             what = f"{entry.source} has new code at {new.module.revision[:12] or 'an unknown revision'}"
         else:
             what = f"{entry.schema} holds code that is not {entry.path} as you reviewed it"
@@ -149,15 +150,9 @@ def _reviewed(on_disk: str | None, new: Generated, workspace: Workspace) -> bool
     from vendorgen.formatter import format_source
 
     return on_disk is not None and on_disk.endswith(
-        format_source(new.module.original_source, workspace.config.line_length)
+        format_source(new.module.carried_code, workspace.config.line_length)
     )
 
-
-def _original_source(snapshot: dict[str, Any]) -> str:
-    """The third-party code a snapshot vendors as it is (a hub tool.py), else ""."""
-    from vendorgen import sources
-
-    return sources.load(snapshot["kind"]).build(snapshot).original_source
 
 
 def _base(workspace: Workspace, locked: dict[str, Any], new: Generated, needed: bool) -> Generated | None:

@@ -1,0 +1,183 @@
+"""The source kinds vendorgen ships, declared without importing their code.
+
+Each class says what the rest of vendorgen needs to know (`vendorgen.sources.Source`);
+`inspect`, `build` and `members` import the kind's module on first use, so declaring
+(and `vendorgen --help`) costs no client library and none of the kinds' own code.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from vendorgen.sources import AddOptions, Source
+
+if TYPE_CHECKING:
+    from vendorgen.model import ModuleSpec
+
+# What every generated module may import, whatever its source.
+_COMMON_IMPORTS = frozenset({"__future__.annotations", "typing.Any", "typing.Literal"})
+_TRUST_NOTE = "(needs --trust)"
+
+
+class SpaceSource(Source):
+    """Gradio apps (Hugging Face Spaces or any URL): one module per endpoint.
+
+    What the runtime's SpaceTool reads from a tool's constants: `src`, `api_name`;
+    `parameter_order`, the wire names of the inputs in the app's order (`inputs` puts required
+    ones first), for sending by position (an app parameter may be called `headers` or
+    `fn_index`, which Client.predict takes as its own); `file_paths`, only when an input holds
+    files: {wire name: [position, ...]}, each position a path into the value: "" the value
+    itself, "[*]" each item of a list, ".key" a property of an object, chained (".files[*]",
+    "[*].background"); each file found there goes through gradio_client.handle_file. The
+    input's schema shows such a file as a string (a local path or an http(s) URL).
+    `parameter_defaults`, only when an input's signature default is NOT_GIVEN: {wire name: the
+    app's default when vendored}, sent for an argument not given (pinned: no look-up at run
+    time). Wire names,
+    because `Config.apply` renames Python names after `build`; forward passes its arguments to
+    the runtime by wire name.
+    """
+
+    kind = "space"
+    target = "space:<owner/name | http(s)://host:port/>"
+    options = frozenset({"api_name", "all_endpoints", "name", "token", "keep_going"})
+    template = "space.py.j2"
+    allowed_imports = _COMMON_IMPORTS | {
+        "smolagents.agent_types.AgentAudio",
+        "smolagents.agent_types.AgentImage",
+        "._vendored_runtime.SpaceTool",
+        "._vendored_runtime.NOT_GIVEN",
+        "._vendored_runtime.audio_result",
+    }
+    annotations = MappingProxyType(
+        {"parameter_order": "list[str]", "file_paths": "dict[str, list[str]]", "parameter_defaults": "dict[str, Any]"}
+    )
+    requirements = ("smolagents", "gradio_client")
+
+    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
+        from vendorgen.sources import space
+
+        return space.inspect(target, options)
+
+    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
+        from vendorgen.sources import space
+
+        return space.build(snapshot)
+
+
+class HubSource(Source):
+    """A smolagents tool.py from a Hub Space, vendored as it is: it carries code the user reviews."""
+
+    kind = "hub"
+    target = "hub:<owner/space>[@revision]"
+    help_note = _TRUST_NOTE
+    options = frozenset({"trust", "name", "class_name", "token"})
+    help = "hub: VENDORGEN_HUB_TIMEOUT sets the time-out of each request to the Hub (30 s)."
+    template = "hub.py.j2"
+    # None: the module is the author's code, which the gate checks is unchanged, not against a list.
+
+    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
+        from vendorgen.sources import hub
+
+        return hub.inspect(target, options)
+
+    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
+        from vendorgen.sources import hub
+
+        return hub.build(snapshot)
+
+
+class CollectionSource(Source):
+    """A Hub collection: stands for the `hub:` source of each tool Space it lists."""
+
+    kind = "collection"
+    target = "collection:<owner/slug>"
+    help_note = _TRUST_NOTE
+    options = frozenset({"trust", "keep_going", "token"})
+    help = "collection: each tool Space it lists is vendored as a hub: source."
+    options_hint = "to name one Space's module or pick its class, vendor that Space with hub:owner/space"
+
+    def members(self, target: str, options: AddOptions) -> list[str]:
+        from vendorgen.sources import collection
+
+        return collection.members(target, options)
+
+
+class MCPSource(Source):
+    """MCP servers (streamable-http, legacy SSE, stdio): one module per server.
+
+    The module constant `SERVER` says how to reach the server. What the runtime's MCPTool reads
+    from a tool's constants: `mcp_name`; `result_key`, when the server wraps a plain value as
+    {result_key: value} in structuredContent (FastMCP): the tool returns the value, typed
+    `output_type`.
+    """
+
+    kind = "mcp"
+    target = 'mcp:<http(s)://host/mcp> | mcp:sse:<url> | "mcp:stdio:<command line>"'
+    help_note = "(stdio needs --trust)"
+    options = frozenset({"trust", "env", "tools", "prefix", "name"})
+    help = """mcp: one module per server, one Tool class per MCP tool, sharing one session;
+  stdio runs the command line (python means this interpreter) with --env
+  names passed from the environment when it starts (their values are never
+  written); VENDORGEN_MCP_TIMEOUT sets the inspection timeout (10 s)."""
+    template = "mcp.py.j2"
+    allowed_imports = _COMMON_IMPORTS | {
+        "smolagents.Tool",
+        "._vendored_runtime.MCPSession",
+        "._vendored_runtime.MCPTool",
+        "._vendored_runtime.MCPToolError",
+        "._vendored_runtime.NOT_GIVEN",
+        "._vendored_runtime.ToolList",
+    }
+    annotations = MappingProxyType({"SERVER": "dict[str, Any]"})
+    requirements = ("smolagents", "mcp")
+
+    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
+        from vendorgen.sources import mcp
+
+        return mcp.inspect(target, options)
+
+    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
+        from vendorgen.sources import mcp
+
+        return mcp.build(snapshot)
+
+
+class LangChainSource(Source):
+    """LangChain tools from the user's own code: the module imports that code at call time.
+
+    What the runtime's LangChainTool reads from a tool's constants: `lc_name`; `is_async`
+    (True only), when only `.ainvoke()` runs the tool.
+    """
+
+    kind = "langchain"
+    target = "langchain:<module>:<attr>"
+    options = frozenset({"tools", "prefix", "name"})
+    help = """langchain: imports <module> (from this directory first) and runs its code,
+  as your own program would; <attr> is a BaseTool, a BaseTool class, a
+  toolkit, or a function returning one of those or a list of tools."""
+    template = "langchain.py.j2"
+    allowed_imports = _COMMON_IMPORTS | {
+        "smolagents.Tool",
+        "._vendored_runtime.LangChainTool",
+        "._vendored_runtime.NOT_GIVEN",
+    }
+    requirements = ("smolagents", "langchain-core")
+
+    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
+        from vendorgen.sources import langchain
+
+        return langchain.inspect(target, options)
+
+    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
+        from vendorgen.sources import langchain
+
+        return langchain.build(snapshot)
+
+    def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:
+        """Also the user's object the module's tools come from."""
+        constants = module.constants_dict()
+        return self.allowed_imports | {f"{constants['SOURCE_MODULE']}.{constants['SOURCE_ATTR']}"}
+
+
+BUILTIN: tuple[Source, ...] = (SpaceSource(), HubSource(), CollectionSource(), MCPSource(), LangChainSource())
