@@ -100,7 +100,7 @@ class VendoredTool:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if cls.forward is Tool.forward:  # a shared base: skip Tool's wrapping
-            super(Tool, cls).__init_subclass__(**kwargs)  # type: ignore[misc]
+            super(Tool, cls).__init_subclass__(**kwargs)
         else:
             super().__init_subclass__(**kwargs)
 
