@@ -143,7 +143,7 @@ def test_dry_run_writes_the_folder_and_uploads_nothing(vendored: Project, fakehu
     module = (vendored.root / "tools" / "convert.py").read_text()
     assert tool_py == format_source(runtime.inline(module))
     assert "from ._vendored_runtime" in module and "_vendored_runtime import" not in tool_py
-    assert "class _SpaceTool(VendoredTool, Tool):" in tool_py and "class MCPSession" not in tool_py
+    assert "class _SpaceTool(_VendoredTool, Tool):" in tool_py and "class MCPSession" not in tool_py
     card = parse_front_matter((out / "README.md").read_bytes())
     assert card["sdk"] == "gradio" and card["app_file"] == "app.py" and card["title"] == "convert"
     assert card["sdk_version"] == importlib.metadata.version("gradio")

@@ -80,7 +80,7 @@ def _given(arguments: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in arguments.items() if value is not NOT_GIVEN}
 
 
-class VendoredTool:
+class _VendoredTool:
     """What the runtime's tool classes add to smolagents' Tool: one validation, and `to_langchain`.
 
     A mixin, not a Tool: smolagents wraps the __init__ of every Tool subclass to validate the tool
@@ -150,7 +150,7 @@ def _pydantic_model(name: str, schema: dict[str, Any]) -> Any:
 _FILE_DATA = "gradio.FileData"
 
 
-class SpaceTool(VendoredTool, Tool):
+class SpaceTool(_VendoredTool, Tool):
     """A tool that calls one endpoint of a Gradio app; the client is created on the first call."""
 
     src = ""
@@ -592,7 +592,7 @@ class _ClosesSession:
         self.close()
 
 
-class MCPTool(_ClosesSession, VendoredTool, Tool):
+class MCPTool(_ClosesSession, _VendoredTool, Tool):
     """A tool of an MCP server: calls it through `session` (shared by its module) and converts the result."""
 
     mcp_name = ""
@@ -711,7 +711,7 @@ def _temporary_file(data: bytes, mime_type: str | None) -> str:
 # -- LangChain tools (langchain:) ----------------------------------------------------------------
 
 
-class LangChainTool(VendoredTool, Tool):
+class LangChainTool(_VendoredTool, Tool):
     """A LangChain tool of the user's own code: found by name in what the module's source gives."""
 
     lc_name = ""
