@@ -97,12 +97,22 @@ def test_the_vendored_langchain_example_calls_the_tools() -> None:
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[entry.name for entry in ENTRIES])
-def test_example_modules_import_and_instantiate(entry) -> None:
+def test_example_modules_import_and_instantiate(entry, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each tool is validated by smolagents once when constructed (not once more per shared base),
+    and its annotations are evaluated at import (smolagents reads them at every construction)."""
+    from smolagents import Tool
+
+    validated: list[type] = []
+    validate = Tool.validate_arguments
+    monkeypatch.setattr(Tool, "validate_arguments", lambda tool: (validated.append(type(tool)), validate(tool))[1])
     module = Project(EXAMPLE).import_module(entry.path)
     for tool_name in entry.tools:
         classes = [value for value in vars(module).values() if getattr(value, "name", None) == tool_name]
         assert len(classes) == 1
+        validated.clear()
         classes[0]()
+        assert validated == [classes[0]]
+        assert not [hint for hint in classes[0].forward.__annotations__.values() if isinstance(hint, str)]
 
 
 def test_snapshots_are_canonical_json() -> None:

@@ -143,7 +143,7 @@ def test_dry_run_writes_the_folder_and_uploads_nothing(vendored: Project, fakehu
     module = (vendored.root / "tools" / "convert.py").read_text()
     assert tool_py == format_source(runtime.inline(module))
     assert "from ._vendored_runtime" in module and "_vendored_runtime import" not in tool_py
-    assert "class _SpaceTool(_VendoredTool):" in tool_py and "class MCPSession" not in tool_py
+    assert "class _SpaceTool(_VendoredTool, Tool):" in tool_py and "class MCPSession" not in tool_py
     card = parse_front_matter((out / "README.md").read_bytes())
     assert card["sdk"] == "gradio" and card["app_file"] == "app.py" and card["title"] == "convert"
     assert card["sdk_version"] == importlib.metadata.version("gradio")
@@ -318,7 +318,8 @@ def test_mcp_tool_round_trips(fakehub: FakeHub, tmp_path: Path) -> None:
         result = push(project, fakehub, tmp_path, "tools/server.py", "tester/add", "--tool", "add")
         assert result.exit_code == 0, result.stderr
         tool_py = fakehub.files("tester/add")["tool.py"].decode()
-        assert len(re.findall(r"^class \w+\(Tool\)", tool_py, flags=re.M)) == 1
+        # One class derives from Tool itself (the runtime's MCP base): the Space and LangChain ones stay out.
+        assert re.findall(r"^class (\w+)\((?:\w+, )*Tool\)", tool_py, flags=re.M) == ["_MCPTool"]
 
         loaded = from_hub(fakehub, tmp_path, "tester/add", {"a": 2, "b": 3})
         module = project.import_module("tools/server.py")

@@ -80,8 +80,29 @@ def _given(arguments: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in arguments.items() if value is not NOT_GIVEN}
 
 
-class VendoredTool(Tool):
-    """A smolagents Tool that can also be handed to LangChain."""
+class _VendoredTool:
+    """What the runtime's tool classes add to smolagents' Tool: one validation, and `to_langchain`.
+
+    A mixin, not a Tool: smolagents wraps the __init__ of every Tool subclass to validate the tool
+    after it, and a class inherits its base's wrapped __init__, so each shared base that is a Tool
+    would validate every tool once more (four times for an MCP tool). Here only a class with a
+    forward of its own or inherited (a tool, not a shared base) gets smolagents' wrapper.
+    """
+
+    # What the mixed-in Tool provides (smolagents ships no type information).
+    name: str
+    description: str
+    inputs: dict[str, dict[str, Any]]
+    output_schema: dict[str, Any] | None
+    is_initialized: bool
+    forward: Callable[..., Any]
+    __call__: Callable[..., Any]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        if cls.forward is Tool.forward:  # a shared base: skip Tool's wrapping
+            super(Tool, cls).__init_subclass__(**kwargs)
+        else:
+            super().__init_subclass__(**kwargs)
 
     def to_langchain(self) -> Any:
         """This tool as a LangChain StructuredTool with the same argument schema."""
@@ -129,7 +150,7 @@ def _pydantic_model(name: str, schema: dict[str, Any]) -> Any:
 _FILE_DATA = "gradio.FileData"
 
 
-class SpaceTool(VendoredTool):
+class SpaceTool(_VendoredTool, Tool):
     """A tool that calls one endpoint of a Gradio app; the client is created on the first call."""
 
     src = ""
@@ -573,7 +594,7 @@ class _ClosesSession:
         self.close()
 
 
-class MCPTool(_ClosesSession, VendoredTool):
+class MCPTool(_ClosesSession, _VendoredTool, Tool):
     """A tool of an MCP server: calls it through `session` (shared by its module) and converts the result."""
 
     mcp_name = ""
@@ -692,7 +713,7 @@ def _temporary_file(data: bytes, mime_type: str | None) -> str:
 # -- LangChain tools (langchain:) ----------------------------------------------------------------
 
 
-class LangChainTool(VendoredTool):
+class LangChainTool(_VendoredTool, Tool):
     """A LangChain tool of the user's own code: found by name in what the module's source gives."""
 
     lc_name = ""

@@ -3,8 +3,6 @@
 # from space:http://127.0.0.1:7860/
 # endpoint /convert (schema sha256 c469d9ce17d09f2e02a4c18aac7373de5bdb8ed5bd15594e805d9d1b18ce1790).
 # Update: vendorgen update convert
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from ._vendored_runtime import SpaceTool

@@ -3,8 +3,6 @@
 # from space:http://127.0.0.1:7860/
 # endpoint /describe (schema sha256 93fa2e1d3dde00fa6face5f0750bd6cc8d6856c2e2d586fdee8cecf89f4e7502).
 # Update: vendorgen update describe
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from ._vendored_runtime import SpaceTool

@@ -3,8 +3,6 @@
 # from space:http://127.0.0.1:7860/
 # endpoint /echo_json (schema sha256 d066ea9476588f6e6a4f45d57d3e885dfcce04b99a1bf5af520065ad7fb00e47).
 # Update: vendorgen update echo_json
-from __future__ import annotations
-
 from typing import Any
 
 from ._vendored_runtime import SpaceTool

@@ -3,8 +3,6 @@
 # from space:http://127.0.0.1:7860/
 # endpoint /file_info (schema sha256 62a9c79e6d61df17b56800ed5d9832f70b9ac6a9417f3e801295e73bb7db4100).
 # Update: vendorgen update file_info
-from __future__ import annotations
-
 from typing import Any
 
 from ._vendored_runtime import SpaceTool

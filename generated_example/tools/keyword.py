@@ -3,8 +3,6 @@
 # from space:http://127.0.0.1:7860/
 # endpoint /keyword (schema sha256 2b8c273197dcb415dd0d5ca97d7d50d9a458f7153816116d18c8c8614696adf0).
 # Update: vendorgen update keyword
-from __future__ import annotations
-
 from typing import Any
 
 from ._vendored_runtime import SpaceTool

@@ -7,8 +7,6 @@
 # LangChain tools from your own code, as smolagents tools. Each forward imports the LangChain
 # object where it is used (so importing this module does not import yours) and calls its
 # .invoke() with the original argument names (see LangChainTool in _vendored_runtime.py).
-from __future__ import annotations
-
 from typing import Any
 
 from smolagents import Tool

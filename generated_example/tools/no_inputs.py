@@ -3,8 +3,6 @@
 # from space:http://127.0.0.1:7860/
 # endpoint /no_inputs (schema sha256 c289cca0a22912bf201181660251397f93daa66029e76ee2a67eb46d913e012c).
 # Update: vendorgen update no_inputs
-from __future__ import annotations
-
 from typing import Any
 
 from ._vendored_runtime import SpaceTool

@@ -3,8 +3,6 @@
 # from space:http://127.0.0.1:7860/
 # endpoint /nothing (schema sha256 53f01ff3dfa59d22d23eac035f119d2373b3709dd53cc637fc2e0be4c838f480).
 # Update: vendorgen update nothing
-from __future__ import annotations
-
 from typing import Any
 
 from ._vendored_runtime import SpaceTool

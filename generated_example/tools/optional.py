@@ -3,8 +3,6 @@
 # from space:http://127.0.0.1:7860/
 # endpoint /optional (schema sha256 9c9e724a576e1a9435d0007fec7708c66eb1eb05adfd66a41e92dfcd60c763ac).
 # Update: vendorgen update optional
-from __future__ import annotations
-
 from typing import Any
 
 from ._vendored_runtime import NOT_GIVEN, SpaceTool

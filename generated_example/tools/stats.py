@@ -3,8 +3,6 @@
 # from space:http://127.0.0.1:7860/
 # endpoint /stats (schema sha256 77232fb70dbf33c3c2195124adca688acfe55dcc1c9e5b9eb31cbdcfbb0058a3).
 # Update: vendorgen update stats
-from __future__ import annotations
-
 from typing import Any
 
 from ._vendored_runtime import SpaceTool

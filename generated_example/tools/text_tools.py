@@ -7,8 +7,6 @@
 # The tools of one MCP server (streamable-http). They share one session per process (see
 # MCPSession in _vendored_runtime.py): it opens on the first call, and closes on close(), at the end
 # of a `with` block, or when the process exits. `tools()` returns them all.
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from smolagents import Tool

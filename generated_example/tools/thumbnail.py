@@ -3,8 +3,6 @@
 # from space:http://127.0.0.1:7860/
 # endpoint /thumbnail (schema sha256 72a9db2d473b6b8f0efbb7d3c14906a86d12845b7509428ca3b5d4c6608c40b9).
 # Update: vendorgen update thumbnail
-from __future__ import annotations
-
 from typing import Any
 
 from smolagents.agent_types import AgentImage

@@ -3,8 +3,6 @@
 # from space:http://127.0.0.1:7860/
 # endpoint /tone (schema sha256 962cbf243c7a57e166a33ab04a52804c24cf001ecf8bc63a969b02bbbdffa41c).
 # Update: vendorgen update tone
-from __future__ import annotations
-
 from typing import Any
 
 from smolagents.agent_types import AgentAudio

@@ -73,7 +73,7 @@ def test_push_inlines_only_what_the_tool_uses() -> None:
     compile(code, "tool.py", "exec")
     assert "from ._vendored_runtime" not in code
     assert (
-        "class _SpaceTool(_VendoredTool):" in code
+        "class _SpaceTool(_VendoredTool, Tool):" in code
         and "class MCPSession" not in code
         and "class LangChainTool" not in code
     )
