@@ -319,23 +319,28 @@ def check_inputs(tool: Any, spec: Any, object_schema: dict) -> None:
             assert list(entry["properties"]) == list(declared["properties"])
 
 
-def effective(property_schema: Any, root: dict) -> dict:
-    """A property as a JSON Schema reader sees it: local `$ref`s followed, the nearer keywords winning.
+def effective(property_schema: Any, root: dict, seen: frozenset[str] = frozenset()) -> dict:
+    """A property as a JSON Schema reader sees it: local `$ref`s followed (in a union's branches too),
+    the nearer keywords winning.
 
     A `$ref` is left in the result when it cannot be followed (a cycle, a missing definition).
     """
     definitions = root.get("$defs") if isinstance(root.get("$defs"), dict) else {}
     merged: dict = {}
-    node, seen = property_schema, set()
+    node = property_schema
     while isinstance(node, dict):
         merged = {**node, **merged}
         ref = node.get("$ref")
         if not (isinstance(ref, str) and ref.startswith("#/$defs/")) or ref in seen:
             break
-        seen.add(ref)
+        seen |= {ref}
         node = definitions.get(ref[len("#/$defs/") :])
         if isinstance(node, dict):
             del merged["$ref"]
+    for union in ("anyOf", "oneOf"):  # a union's branches are read the same way (their text may describe it)
+        if isinstance(merged.get(union), list):
+            merged[union] = [effective(branch, root, seen) if isinstance(branch, dict) else branch
+                             for branch in merged[union]]  # fmt: skip
     return merged
 
 

@@ -80,6 +80,9 @@ def langchain_snapshots(draw) -> dict:
 @example(snapshot=langchain_snapshot([{"name": "t", "description": "", "schema": {}}], ("os", "system")))
 @example(snapshot=langchain_snapshot([{"name": "t", "description": "", "schema": {}}], ("os;import sys", "x")))
 @example(snapshot=langchain_snapshot([{"name": "t", "description": "", "schema": {}}], ("builtins", "eval")))
+@example(snapshot=langchain_snapshot([{"name": "t", "description": "", "schema": {  # a branch's text, behind a $ref
+    "type": "object", "properties": {"x": {"anyOf": [{"$ref": "#/$defs/X"}, {"type": "null"}]}},
+    "$defs": {"X": {"type": "string", "description": "said by the branch"}}}}]))  # fmt: skip
 def test_hostile_langchain_tools_are_refused_or_exact(snapshot: dict) -> None:
     generated = vendor(snapshot)
     if generated is None:
