@@ -136,5 +136,6 @@ async def _timed_async(call: Callable[[], Awaitable[Any]]) -> float:
         assert not result.isError, result
     return (time.perf_counter() - start) / CALLS_PER_TURN
 
+
 if __name__ == "__main__":
     main()

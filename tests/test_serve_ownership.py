@@ -147,7 +147,9 @@ def test_check_reports_a_server_module_left_behind_by_a_remove_that_did_not_foll
     stale = (served.root / SERVER).read_text()
     assert served.run("remove", "lc_again").exit_code == 0
     lock = (served.root / LOCK_NAME).read_text()
-    (served.root / LOCK_NAME).write_text(lock.replace(sha256_text((served.root / SERVER).read_text()), sha256_text(stale)))
+    (served.root / LOCK_NAME).write_text(
+        lock.replace(sha256_text((served.root / SERVER).read_text()), sha256_text(stale))
+    )
     (served.root / SERVER).write_text(stale)
 
     found = served.run("check")

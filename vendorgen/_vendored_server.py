@@ -339,7 +339,9 @@ def run_stdio(server: Any) -> None:
         streams = await _pipes(protocol_in, protocol_out)
         if streams is None:  # not pipes: the SDK's streams, which read and write in worker threads
             text_in = io.TextIOWrapper(os.fdopen(protocol_in, "rb", buffering=0), encoding="utf-8", errors="replace")
-            text_out = io.TextIOWrapper(os.fdopen(protocol_out, "wb", buffering=0), encoding="utf-8", write_through=True)
+            text_out = io.TextIOWrapper(
+                os.fdopen(protocol_out, "wb", buffering=0), encoding="utf-8", write_through=True
+            )
             streams = (anyio.wrap_file(text_in), anyio.wrap_file(text_out))
         async with stdio_server(stdin=streams[0], stdout=streams[1]) as (read, write):
             await server.run(read, write, server.create_initialization_options())
