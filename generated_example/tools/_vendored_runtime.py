@@ -374,24 +374,31 @@ class MCPSession:
         sdk = _mcp_sdk()
         error: BaseException | None = None
         for _attempt in range(2):
-            client, stop = await self.here()
+            opening = self._opening()
+            client, stop = await self._opened(opening)
             try:
                 return await sdk.call_tool(client, name, arguments, timeout)
             except Exception as exc:
                 error = self._failure(exc, name, timeout)
-            if self.local is not None and self.local.done() and self.local.result()[0] is client:
-                self.local = None  # the server went away: reconnect once
-                stop.set()
+            if self.local is opening:  # the server went away: reconnect once
+                self.local = None
+            stop.set()
         raise ConnectionError(f"lost the MCP server {self.describe()} and could not get it back: {_reason(error)}")
 
     async def here(self) -> tuple[Any, Any]:
         """(client, stop event) of the connection on the running loop, opened now if there is none."""
+        return await self._opened(self._opening())
+
+    def _opening(self) -> Any:
+        """The future of the connection on the running loop; it starts opening now if there is none."""
         loop = asyncio.get_running_loop()
         if self.local is None or self.local.get_loop() is not loop:
             transport = self.transport()  # reads the environment: a missing variable is the caller's error
             self.local = loop.create_future()  # concurrent callers wait for this one connection
             self.local_task = loop.create_task(self.serve(transport, self.local))
-        opening = self.local
+        return self.local
+
+    async def _opened(self, opening: Any) -> tuple[Any, Any]:
         try:
             return await asyncio.wait_for(asyncio.shield(opening), self.connect_timeout * 2 + 10)  # type: ignore[no-any-return]
         except Exception as exc:
