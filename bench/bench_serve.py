@@ -7,7 +7,13 @@ example Gradio app's /convert and the example LangChain tools into a temporary p
 For each tool, the direct call (the vendored class imported and called in this process) and the
 served call (a persistent mcp ClientSession to `vendorgen serve`, called in its own event loop)
 are interleaved, so that a change of load hits both alike. The served call pays one more
-process hop: JSON-RPC over a pipe, the server's argument check and its worker thread.
+process hop: JSON-RPC over a pipe and the server's argument check.
+
+The floor, called in the same turns from the same kind of ClientSession, is a bare mcp SDK stdio
+server with a tool that does nothing (bench/serve_floor.py): what any MCP server in Python pays per
+call. A served call cannot cost less than the direct call plus about that, so the best ratio a tool
+can reach is (direct + floor) / direct; "vs floor" is what serving added beyond the direct call,
+in floors.
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ import sys
 import tempfile
 import time
 import warnings
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from _common import REPO, ms, row, section, times, verdict
 
@@ -76,34 +84,57 @@ async def measure(root: Path, direct: dict[str, object]) -> None:
     parameters = StdioServerParameters(
         command=sys.executable, args=["-m", "vendorgen", "serve"], cwd=str(root), env=dict(os.environ)
     )
-    async with stdio_client(parameters) as (read, write), ClientSession(read, write) as session:
+    floor_parameters = StdioServerParameters(
+        command=sys.executable, args=[str(Path(__file__).with_name("serve_floor.py"))], env=dict(os.environ)
+    )
+    async with (
+        stdio_client(parameters) as (read, write),
+        ClientSession(read, write) as session,
+        stdio_client(floor_parameters) as (floor_read, floor_write),
+        ClientSession(floor_read, floor_write) as floor,
+    ):
         await session.initialize()
+        await floor.initialize()
         section("vendorgen serve: one call over stdio vs a direct call of the vendored tool")
         for _, _, name, arguments in TOOLS:
             tool = direct[name]
-
-            async def served_calls(name: str = name, arguments: dict = arguments) -> None:
-                for _ in range(CALLS_PER_TURN):
-                    result = await session.call_tool(name, arguments)
-                    assert not result.isError, result
-
-            samples: dict[str, list[float]] = {"direct": [], "served": []}
+            samples: dict[str, list[float]] = {"direct": [], "served": [], "floor": []}
             for turn in range(TURNS + 1):  # the first turn connects and warms up
-                start = time.perf_counter()
-                for _ in range(CALLS_PER_TURN):
-                    tool(**arguments)  # type: ignore[operator]
-                middle = time.perf_counter()
-                await served_calls()
-                end = time.perf_counter()
+                times_taken = {
+                    "direct": _timed(lambda: tool(**arguments)),  # type: ignore[operator]
+                    "served": await _timed_async(lambda: session.call_tool(name, arguments)),
+                    "floor": await _timed_async(lambda: floor.call_tool("noop", {})),
+                }
                 if turn:
-                    samples["direct"].append((middle - start) / CALLS_PER_TURN)
-                    samples["served"].append((end - middle) / CALLS_PER_TURN)
-            alone, served = (statistics.median(samples[key]) for key in ("direct", "served"))
+                    for key, value in times_taken.items():
+                        samples[key].append(value)
+            alone, served, bare = (statistics.median(samples[key]) for key in ("direct", "served", "floor"))
             row(f"{name}: direct call of the vendored tool", ms(alone, 2))
             row(f"{name}: through `vendorgen serve` (stdio)", ms(served, 2))
+            row(f"{name}: floor, a bare mcp SDK server's no-op tool", ms(bare, 2), "", "",
+                f"best possible: {times((alone + bare) / alone)} direct")  # fmt: skip
             ratio = served / alone
             row(f"{name}: served vs direct", ms(served, 2), f"<= {TARGET}x direct", verdict(ratio <= TARGET),
                 f"{times(ratio)} (+{ms(served - alone, 2)})")  # fmt: skip
+            row(f"{name}: served vs floor", ms(served - alone, 2), "", "",
+                f"adds {times((served - alone) / bare)} the floor")  # fmt: skip
+
+
+def _timed(action: Callable[[], object]) -> float:
+    """Seconds per call of `action`, over CALLS_PER_TURN calls."""
+    start = time.perf_counter()
+    for _ in range(CALLS_PER_TURN):
+        action()
+    return (time.perf_counter() - start) / CALLS_PER_TURN
+
+
+async def _timed_async(call: Callable[[], Awaitable[Any]]) -> float:
+    """Seconds per MCP call, over CALLS_PER_TURN calls; each must succeed."""
+    start = time.perf_counter()
+    for _ in range(CALLS_PER_TURN):
+        result = await call()
+        assert not result.isError, result
+    return (time.perf_counter() - start) / CALLS_PER_TURN
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ vendorgen builds with what mcpadapt's SmolAgentsAdapter builds (`check_against_m
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -706,6 +707,29 @@ def test_reconnects_once_when_the_server_went_away(stdio_module: ModuleType) -> 
     time.sleep(0.2)
     after = counter(stdio_module)
     assert after["pid"] != before["pid"] and after["count"] == 1
+
+
+def test_awaited_calls_have_their_own_connection_and_reconnect_once(stdio_module: ModuleType) -> None:
+    """What the vendored server does with an MCP tool: forward() hands back its request inside
+    handing_back(), awaited over a connection on the running loop, reconnected once if the server died."""
+    runtime = sys.modules[stdio_module.MCPSession.__module__]
+    counting = by_name(stdio_module)["call_counter"]
+
+    async def count() -> dict[str, int]:
+        with runtime.handing_back():
+            request = counting()
+        assert isinstance(request, runtime.MCPRequest)  # nothing was sent yet
+        return json.loads(await request.send())
+
+    async def twice() -> tuple[dict[str, int], dict[str, int]]:
+        first = await count()
+        os.kill(first["pid"], signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        return first, await count()
+
+    first, second = asyncio.run(twice())
+    assert first["pid"] != counter(stdio_module)["pid"]  # not the session thread's connection
+    assert second["pid"] != first["pid"] and second["count"] == 1
 
 
 def test_close_context_manager_and_tools_list(stdio_module: ModuleType) -> None:

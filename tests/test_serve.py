@@ -273,6 +273,23 @@ def test_langchain_mcp_adapters(served: Project) -> None:
         asyncio.run(run({"transport": "streamable_http", "url": url}))
 
 
+def test_an_edited_forward_that_uses_the_value_runs_as_written(served: Project) -> None:
+    """The server awaits an MCP tool's request itself only when forward() returns it as generated;
+    a forward() edited to use the value is run for real, every time."""
+    original = (served.root / "tools" / "text_tools.py").read_text()
+    served.edit("tools/text_tools.py", '        return self._call({"title": title, "separator": separator})',
+                '        return self._call({"title": title, "separator": separator}).upper()')  # fmt: skip
+
+    async def run() -> list[str]:
+        async with stdio_session(served, "text_tools") as session:
+            return [texts(await session.call_tool("slugify_title", {"title": "Edited Here"})) for _ in range(2)]
+
+    try:
+        assert asyncio.run(run()) == ["EDITED-HERE", "EDITED-HERE"]
+    finally:
+        (served.root / "tools" / "text_tools.py").write_text(original)
+
+
 def test_bad_calls_are_error_results_and_the_server_goes_on(served: Project) -> None:
     async def run() -> None:
         async with stdio_session(served) as session:

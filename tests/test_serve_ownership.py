@@ -66,6 +66,8 @@ def test_serve_writes_the_server_module_as_a_file_the_lock_owns(served: Project)
 def test_remove_keeps_it_while_a_module_is_left_and_deletes_it_with_the_last(served: Project) -> None:
     assert served.run("remove", "lc_again").exit_code == 0
     assert (served.root / SERVER).exists() and SERVER in package_files(served)
+    assert "from . import lc_again" not in (served.root / SERVER).read_text()  # it serves what is left
+    assert served.run("check").exit_code == 0
 
     assert served.run("remove", "lc").exit_code == 0
     assert not (served.root / SERVER).exists() and package_files(served) == {}
@@ -131,3 +133,34 @@ def test_a_lock_entry_pointing_the_server_module_elsewhere_is_refused(served: Pr
         line = error_line(served.run(*command))
         assert "nothing was changed" in line or "two owners" in line, (command, line)
         assert served.snapshot() == before
+
+
+def test_add_and_update_keep_the_served_modules_in_step_with_the_lock(served: Project) -> None:
+    """A module added, updated or removed after `vendorgen serve` is served (or not) without serving again."""
+    assert served.run("add", TOOLKIT, "--name", "lc_third").exit_code == 0
+    text = (served.root / SERVER).read_text()
+    assert "from . import lc_third" in text and "    lc_third.CountWordsTool," in text
+    assert package_files(served)[SERVER]["sha256"] == sha256_text(text)
+    assert served.run("check").exit_code == 0
+    listed = served.run("serve", "lc_third", "--list")
+    assert listed.exit_code == 0 and "wrote" not in listed.stderr  # nothing was left for serve to rewrite
+
+    (served.root / "tools" / "lc_third.py").unlink()  # update writes it back, and the server reads it from there
+    updated = served.run("update", "lc_third", "--offline")
+    assert updated.exit_code == 0, updated.stderr
+    assert (served.root / SERVER).read_text() == text and served.run("check").exit_code == 0
+
+
+def test_check_reports_a_server_module_left_behind_by_a_remove_that_did_not_follow(served: Project) -> None:
+    """What an older vendorgen left: the server still imports a removed module; check says so, serve mends it."""
+    stale = (served.root / SERVER).read_text()
+    assert served.run("remove", "lc_again").exit_code == 0
+    lock = (served.root / LOCK_NAME).read_text()
+    (served.root / LOCK_NAME).write_text(
+        lock.replace(sha256_text((served.root / SERVER).read_text()), sha256_text(stale))
+    )
+    (served.root / SERVER).write_text(stale)
+
+    found = served.run("check")
+    assert found.exit_code == 1 and f"{SERVER} does not serve what the lock holds" in found.stdout
+    assert served.run("serve", "--list").exit_code == 0 and served.run("check").exit_code == 0

@@ -74,28 +74,31 @@ class Pins:
     def __init__(self, pinned: dict[str, dict[str, str]], allow_drift: bool) -> None:
         self.pinned = pinned
         self.allow_drift = allow_drift
-        self.lock = threading.Lock()  # guards `locks`
-        # One lock per upstream session: a slow server holds up only its own tools' first call.
-        self.locks: dict[int, threading.Lock] = {}
-        # id(session) -> (the connection that was listed, {mcp name: definition hashes})
-        self.listed: dict[int, tuple[Any, dict[str, dict[str, str]]]] = {}
+        # id(session) -> (the client that was listed, the listing task: {mcp name: definition hashes}).
+        # One task per connection: concurrent first calls wait for the same listing.
+        self.listed: dict[int, tuple[Any, Any]] = {}
 
-    def refusal(self, tool: Any) -> str | None:
+    async def refusal(self, tool: Any) -> str | None:
         """Why `tool` must not be called now, or None: its upstream definition changed since it was vendored."""
+        import asyncio
+
         if self.allow_drift or not isinstance(tool, _runtime().MCPTool):
             return None
         pinned = self.pinned.get(tool.name)
         if pinned is None:
             return f"{tool.name} has no pinned definition: run `vendorgen serve` to regenerate this server"
-        with self.lock:
-            session_lock = self.locks.setdefault(id(tool.session), threading.Lock())
-        with session_lock:
-            connection = tool.session.open()
-            listed = self.listed.get(id(tool.session))
-            if listed is None or listed[0] is not connection:
-                listed = (connection, _listing(connection))
-                self.listed[id(tool.session)] = listed
-        now = listed[1].get(tool.mcp_name)
+        client, _ = await tool.session.here()
+        key = id(tool.session)
+        listed = self.listed.get(key)
+        if listed is None or listed[0] is not client:
+            listed = (client, asyncio.ensure_future(_listing(client)))
+            self.listed[key] = listed
+        try:
+            now = (await asyncio.shield(listed[1])).get(tool.mcp_name)
+        except Exception:
+            if self.listed.get(key) is listed:
+                del self.listed[key]  # the next call lists again
+            raise
         where = f"the MCP server {tool.session.describe()}"
         module = type(tool).__module__.rpartition(".")[2]
         advice = f"review it with `vendorgen diff {module}`, take it with `vendorgen update {module}`, or serve it anyway with --allow-drift"
@@ -110,32 +113,27 @@ class Pins:
         return None
 
 
-def _listing(connection: Any) -> dict[str, dict[str, str]]:
+async def _listing(client: Any) -> dict[str, dict[str, str]]:
     """Every tool the upstream session lists (all pages), by name, as definition hashes."""
-    import asyncio
-
-    loop, _, client, _ = connection
-
-    async def pages() -> list[Any]:
-        found: list[Any] = []
-        cursor = None
-        while True:
-            result = await (client.list_tools(cursor=cursor) if cursor else client.list_tools())
-            found += result.tools
-            cursor = _runtime()._field(result, "nextCursor")
-            if not cursor:
-                return found
-
-    tools = asyncio.run_coroutine_threadsafe(pages(), loop).result(60)
     listing = {}
-    for tool in tools:
-        raw = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
-        listing[raw["name"]] = definition_hashes(raw.get("description"), raw.get("inputSchema"))
-    return listing
+    cursor = None
+    while True:
+        result = await (client.list_tools(cursor=cursor) if cursor else client.list_tools())
+        for tool in result.tools:
+            raw = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+            listing[raw["name"]] = definition_hashes(raw.get("description"), raw.get("inputSchema"))
+        cursor = _runtime()._field(result, "nextCursor")
+        if not cursor:
+            return listing
 
 
 class Toolset:
-    """The served tools by name, and how a call reaches one: checked, in a worker thread, converted."""
+    """The served tools by name, and how a call reaches one: checked, run, converted.
+
+    An MCP tool's call is awaited on the server's event loop (no thread between the client's
+    request and the upstream server); any other tool runs in a worker thread, so that a slow
+    one holds up no other call.
+    """
 
     def __init__(self, tools: Sequence[Any], pins: Pins) -> None:
         import jsonschema  # installed with mcp
@@ -148,6 +146,9 @@ class Toolset:
         }
         self.pins = pins
         self.setup_lock = threading.Lock()
+        # MCP tool classes whose forward() does more than return its call's value (edited after vendoring):
+        # those run in a worker thread, like any other tool.
+        self.uses_its_value: set[type] = set()
 
     def listing(self) -> list[dict[str, Any]]:
         listed = []
@@ -158,8 +159,24 @@ class Toolset:
             listed.append(entry)
         return listed
 
-    def call(self, name: str, arguments: dict[str, Any] | None) -> tuple[list[dict[str, Any]], Any]:
+    async def call(self, name: str, arguments: dict[str, Any] | None) -> tuple[list[dict[str, Any]], Any]:
         """Run the tool; (content items as protocol dicts, structured content or None). Raises on failure."""
+        tool, arguments = self._checked(name, arguments)
+        refusal = await self.pins.refusal(tool)
+        if refusal:
+            raise ToolRefused(refusal)
+        try:
+            value = await self._value(tool, arguments)
+        except ToolRefused:
+            raise
+        except Exception as exc:
+            raise RuntimeError(f"{name} failed: {_runtime()._reason(exc)}") from None
+        if getattr(tool, "output_schema", None) and isinstance(value, dict):
+            return [_text(json.dumps(value, ensure_ascii=False, default=str))], value
+        return _content(value, tool.output_type), None
+
+    def _checked(self, name: str, arguments: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+        """The tool and its arguments as it takes them; refused if unknown, missing or of the wrong type."""
         tool = self.tools.get(name)
         if tool is None:
             raise ToolRefused(f"unknown tool {name!r}; this server has: {', '.join(sorted(self.tools))}")
@@ -171,28 +188,6 @@ class Toolset:
         unknown = sorted(set(arguments) - set(tool.inputs))
         if unknown:
             raise ToolRefused(f"{name} takes no argument {', '.join(map(repr, unknown))}")
-        self._check_types(tool, arguments)
-        refusal = self.pins.refusal(tool)
-        if refusal:
-            raise ToolRefused(refusal)
-        for key, spec in tool.inputs.items():
-            if spec["type"] == "image" and isinstance(arguments.get(key), str) and arguments[key].startswith("data:"):
-                arguments[key] = _data_uri_image(arguments[key])
-        with self.setup_lock:  # a tool connects on its first call: once, not once per thread
-            if not tool.is_initialized:
-                tool.setup()
-        try:
-            value = tool(**arguments)
-        except ToolRefused:
-            raise
-        except Exception as exc:
-            raise RuntimeError(f"{name} failed: {_runtime()._reason(exc)}") from None
-        if getattr(tool, "output_schema", None) and isinstance(value, dict):
-            return [_text(json.dumps(value, ensure_ascii=False, default=str))], value
-        return _content(value, tool.output_type), None
-
-    def _check_types(self, tool: Any, arguments: dict[str, Any]) -> None:
-        """Arguments against the tool's input schema, before the tool sees them."""
         missing = [key for key, spec in tool.inputs.items() if not spec.get("nullable") and key not in arguments]
         if missing:
             raise ToolRefused(f"{tool.name} needs the argument {', '.join(map(repr, missing))}")
@@ -200,6 +195,32 @@ class Toolset:
         if error is not None:
             where = ".".join(str(part) for part in error.absolute_path) or "arguments"
             raise ToolRefused(f"{tool.name}: bad argument {where}: {error.message}")
+        for key, spec in tool.inputs.items():
+            if spec["type"] == "image" and isinstance(arguments.get(key), str) and arguments[key].startswith("data:"):
+                arguments[key] = _data_uri_image(arguments[key])
+        return tool, arguments
+
+    async def _value(self, tool: Any, arguments: dict[str, Any]) -> Any:
+        """What calling the vendored tool returns."""
+        import anyio
+
+        runtime = _runtime()
+        if isinstance(tool, runtime.MCPTool) and type(tool) not in self.uses_its_value:
+            with runtime.handing_back():  # forward() runs here and hands back its request, unsent
+                try:
+                    request = tool(**arguments)
+                except Exception:  # an edited forward() that used the value: it runs for real below
+                    request = None
+            if isinstance(request, runtime.MCPRequest):
+                return await request.send()
+            self.uses_its_value.add(type(tool))
+        return await anyio.to_thread.run_sync(self._run, tool, arguments)
+
+    def _run(self, tool: Any, arguments: dict[str, Any]) -> Any:
+        with self.setup_lock:  # a tool connects on its first call: once, not once per thread
+            if not tool.is_initialized:
+                tool.setup()
+        return tool(**arguments)
 
 
 def _data_uri_image(uri: str) -> Any:
@@ -257,7 +278,6 @@ def _media(data: bytes, mime: str, kind: str) -> dict[str, Any]:
 
 def build_server(toolset: Toolset) -> Any:
     """The mcp SDK's low-level server over `toolset`: a failure is an isError result, never a crash."""
-    import anyio
     from pydantic import TypeAdapter
 
     with _runtime()._needs("mcp"):
@@ -271,7 +291,7 @@ def build_server(toolset: Toolset) -> Any:
     listing = [types.Tool.model_validate(entry) for entry in toolset.listing()]
 
     async def call(name: str, arguments: dict[str, Any] | None) -> tuple[list[Any], Any]:
-        items, structured = await anyio.to_thread.run_sync(toolset.call, name, arguments)
+        items, structured = await toolset.call(name, arguments)
         return [adapter.validate_python(item) for item in items], structured
 
     if hasattr(Server, "call_tool"):  # mcp 1.x: handlers by decorator; one that raises gives an isError result
@@ -304,19 +324,78 @@ def build_server(toolset: Toolset) -> Any:
 
 
 def run_stdio(server: Any) -> None:
-    """Serve on stdin/stdout; anything else writing to stdout (a tool's print) goes to stderr instead."""
+    """Serve on stdin/stdout; anything else writing to stdout (a tool's print) goes to stderr instead,
+    and a tool reading stdin reads nothing (the protocol's input is not its)."""
     import anyio
     from mcp.server.stdio import stdio_server
 
-    protocol = io.TextIOWrapper(os.fdopen(os.dup(1), "wb", buffering=0), encoding="utf-8", write_through=True)
+    protocol_in, protocol_out = os.dup(0), os.dup(1)
+    with open(os.devnull, "rb") as nothing:
+        os.dup2(nothing.fileno(), 0)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
 
     async def serve() -> None:
-        async with stdio_server(stdout=anyio.wrap_file(protocol)) as (read, write):
+        streams = await _pipes(protocol_in, protocol_out)
+        if streams is None:  # not pipes: the SDK's streams, which read and write in worker threads
+            text_in = io.TextIOWrapper(os.fdopen(protocol_in, "rb", buffering=0), encoding="utf-8", errors="replace")
+            text_out = io.TextIOWrapper(
+                os.fdopen(protocol_out, "wb", buffering=0), encoding="utf-8", write_through=True
+            )
+            streams = (anyio.wrap_file(text_in), anyio.wrap_file(text_out))
+        async with stdio_server(stdin=streams[0], stdout=streams[1]) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     anyio.run(serve)
+
+
+async def _pipes(read_fd: int, write_fd: int) -> tuple[Any, Any] | None:
+    """The protocol's input and output, read and written by the event loop itself; None unless both are
+    pipes (or sockets, terminals) on POSIX. The SDK's own streams hand each line to a worker thread
+    and back: three thread hops per call."""
+    import asyncio
+    import stat
+
+    modes = [os.fstat(fd).st_mode for fd in (read_fd, write_fd)]
+    if os.name != "posix" or not all(stat.S_ISFIFO(m) or stat.S_ISSOCK(m) or stat.S_ISCHR(m) for m in modes):
+        return None
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=1 << 30)  # a line is one message, images included
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(read_fd, "rb", 0))
+    transport, flow = await loop.connect_write_pipe(
+        lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader()), os.fdopen(write_fd, "wb", 0)
+    )
+    return _Lines(reader), _Writer(asyncio.StreamWriter(transport, flow, None, loop))
+
+
+class _Lines:
+    """The input as the SDK's stdio_server iterates it: one str per line."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+
+    def __aiter__(self) -> _Lines:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self.reader.readline()
+        if not line:
+            raise StopAsyncIteration
+        return str(line.decode("utf-8", errors="replace"))
+
+
+class _Writer:
+    """The output as the SDK's stdio_server writes it: write then flush, each awaited."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    async def write(self, text: str) -> None:
+        self.writer.write(text.encode("utf-8"))
+        await self.writer.drain()  # waits only while the client does not read
+
+    async def flush(self) -> None:
+        pass
 
 
 def run_http(server: Any, host: str, port: int, allowed_hosts: set[str], token: str | None) -> None:

@@ -144,7 +144,7 @@ def add(
             files[path] = item.code
             files[snapshot_path] = snapshot_text(item.snapshot)
             entries[item.module.name] = lock_entry(item, path, snapshot_path)
-        runtime = runtime_sync.plan(workspace, entries.values())
+        runtime = runtime_sync.plan(workspace, entries.values(), pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
     return Added(generated, failed)
 

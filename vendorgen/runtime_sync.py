@@ -8,7 +8,7 @@ the last module that needs it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from vendorgen import runtime, sources
@@ -48,15 +48,21 @@ def _read(workspace: Workspace, path: str) -> str | None:
 
 
 def plan(
-    workspace: Workspace, entries: Iterable[LockEntry], merge: bool = False, force: bool = False
+    workspace: Workspace,
+    entries: Iterable[LockEntry],
+    merge: bool = False,
+    force: bool = False,
+    pending: Mapping[str, str] | None = None,
 ) -> RuntimeChanges:
     """The runtime copies the modules of `entries` (the lock after this write) need, and those no module needs.
 
     A copy vendorgen wrote is replaced by this vendorgen's; an edited one is kept (`add`,
     `remove`) or merged three ways (`update`, `merge`). A copy no module needs any more is
     deleted, unless edited (then only with `force`); so is a server module (vendorgen.serve)
-    with no module left beside it, while one with modules is kept as `vendorgen serve` wrote it.
+    with no module left beside it, while one with modules is rewritten to serve them (unless
+    edited: `check` reports it). `pending`: the modules and snapshots this write brings.
     """
+    entries = list(entries)
     from vendorgen.gate import check_runtime  # libcst: only when something is written
 
     locked = {entry.path: entry for entry in workspace.read_runtimes()}
@@ -83,7 +89,8 @@ def plan(
         if path in needed:
             continue
         if runtime.is_server(path) and path in served:
-            changes.entries.append(entry)  # `vendorgen serve` keeps it in step with the lock
+            beside = [module for module in entries if runtime.path_beside(module.path, SERVER_FILE) == path]
+            _follow_server(workspace, entry, beside, pending, changes)
             continue
         on_disk = _read(workspace, path)
         if on_disk is not None and sha256_text(on_disk) != entry.sha256 and not force:
@@ -91,6 +98,33 @@ def plan(
         if on_disk is not None:
             changes.removed.append(path)
     return changes
+
+
+def _follow_server(
+    workspace: Workspace,
+    entry: RuntimeEntry,
+    beside: list[LockEntry],
+    pending: Mapping[str, str] | None,
+    changes: RuntimeChanges,
+) -> None:
+    """Keep the server module serving the modules beside it, as `vendorgen serve` would write it now.
+
+    Left as it is when edited, or when it cannot be written now (a module without its tool class):
+    `check` says so, and `vendorgen serve` says why.
+    """
+    from vendorgen import serve
+
+    on_disk = _read(workspace, entry.path)
+    try:
+        module = serve.server_module(workspace, beside, pending)
+    except UsageError:
+        module = None
+    if module is None or module.path != entry.path or on_disk is None or sha256_text(on_disk) != entry.sha256:
+        changes.entries.append(entry)
+        return
+    if module.text != on_disk:
+        changes.files[entry.path] = module.text
+    changes.entries.append(RuntimeEntry(entry.path, sha256_text(module.text), GENERATOR))
 
 
 def _merged(workspace: Workspace, entry: RuntimeEntry, on_disk: str, changes: RuntimeChanges) -> str:

@@ -15,6 +15,7 @@ import ast
 import json
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -49,8 +50,13 @@ class ServerModule:
         return f"{self.package}.{MODULE}"
 
 
-def server_module(workspace: Workspace, entries: list[LockEntry]) -> ServerModule:
-    """The server module the locked modules call for (all in one output directory)."""
+def server_module(
+    workspace: Workspace, entries: list[LockEntry], pending: Mapping[str, str] | None = None
+) -> ServerModule:
+    """The server module the locked modules call for (all in one output directory).
+
+    `pending`: files about to be written (root-relative path -> text), read instead of the disk's.
+    """
     from vendorgen import __version__
     from vendorgen._vendored_server import definition_hashes
 
@@ -70,10 +76,11 @@ def server_module(workspace: Workspace, entries: list[LockEntry]) -> ServerModul
     for entry in sorted(entries, key=lambda entry: entry.name):
         module = PurePosixPath(entry.path).stem
         imports.append(f"from . import {module}")
-        found = _tool_classes(workspace, entry)
+        found = _tool_classes(workspace, entry, pending or {})
         classes += [f"{module}.{class_name}" for class_name, _, _ in found]
         if entry.kind == "mcp":
-            upstream = {raw["name"]: raw for raw in workspace.read_snapshot(entry)["tools"]}
+            snapshot = json.loads(pending[entry.schema]) if pending and entry.schema in pending else None
+            upstream = {raw["name"]: raw for raw in (snapshot or workspace.read_snapshot(entry))["tools"]}
             for _, name, mcp_name in found:
                 raw = upstream[mcp_name]
                 pins[name] = definition_hashes(raw.get("description"), raw.get("inputSchema"))
@@ -95,9 +102,9 @@ def server_module(workspace: Workspace, entries: list[LockEntry]) -> ServerModul
     return ServerModule(f"{directory}/{FILE_NAME}", package, text)
 
 
-def _tool_classes(workspace: Workspace, entry: LockEntry) -> list[tuple[str, str, str]]:
-    """(class, vendored name, MCP name or "") of each locked tool, read from the module as it is on disk."""
-    text = workspace.read_file(entry.path)
+def _tool_classes(workspace: Workspace, entry: LockEntry, pending: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """(class, vendored name, MCP name or "") of each locked tool, read from the module as it is written."""
+    text = pending.get(entry.path, workspace.read_file(entry.path))
     if text is None:
         raise UsageError(f"{entry.path} is missing: `vendorgen update` restores it")
     try:

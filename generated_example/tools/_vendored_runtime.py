@@ -14,6 +14,7 @@ import asyncio
 import atexit
 import base64
 import concurrent.futures
+import contextvars
 import io
 import json
 import os
@@ -368,18 +369,13 @@ class MCPSession:
         # (event loop, its thread, the mcp ClientSession, the event that stops it), or None.
         self.connection: tuple[Any, Any, Any, Any] | None = None
         self.exit_hook = False
+        # The connection on a caller's event loop (call_here): a future of (client, stop event), and its task.
+        self.local: Any = None
+        self.local_task: Any = None
 
     def call(self, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
         """Send tools/call and return the raw CallToolResult; reconnect once if the server went away."""
         sdk = _mcp_sdk()
-        import anyio  # installed with mcp
-
-        gone = (
-            anyio.ClosedResourceError,
-            anyio.BrokenResourceError,
-            anyio.EndOfStream,
-            concurrent.futures.CancelledError,
-        )
         error: BaseException | None = None
         for _attempt in range(2):
             connection = self.open()
@@ -387,17 +383,78 @@ class MCPSession:
             future = asyncio.run_coroutine_threadsafe(sdk.call_tool(client, name, arguments, timeout), loop)
             try:
                 return future.result()
-            except sdk.error_type as exc:
-                code, message = sdk.error_of(exc)
-                if code in sdk.timeout_codes:
-                    raise TimeoutError(f"the MCP tool {name} did not answer within {timeout} s") from None
-                if code != sdk.connection_closed and message != "Session terminated":
-                    raise MCPToolError(f"{name}: {message}") from exc
-                error = exc
-            except gone as exc:
-                error = exc
+            except Exception as exc:
+                error = self._failure(exc, name, timeout)
             self.drop(connection)  # the server went away: reconnect once
         raise ConnectionError(f"lost the MCP server {self.describe()} and could not get it back: {_reason(error)}")
+
+    async def call_here(self, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
+        """call() for a coroutine: over a connection on the running event loop, with no thread in between.
+
+        The vendored MCP server (_vendored_server.py) awaits its MCP tools' calls so. That connection
+        is its own, opened on the first such call and closed with the loop; call() keeps using its thread.
+        """
+        sdk = _mcp_sdk()
+        error: BaseException | None = None
+        for _attempt in range(2):
+            opening = self._opening()
+            client, stop = await self._opened(opening)
+            try:
+                return await sdk.call_tool(client, name, arguments, timeout)
+            except Exception as exc:
+                error = self._failure(exc, name, timeout)
+            if self.local is opening:  # the server went away: reconnect once
+                self.local = None
+            stop.set()
+        raise ConnectionError(f"lost the MCP server {self.describe()} and could not get it back: {_reason(error)}")
+
+    async def here(self) -> tuple[Any, Any]:
+        """(client, stop event) of the connection on the running loop, opened now if there is none."""
+        return await self._opened(self._opening())
+
+    def _opening(self) -> Any:
+        """The future of the connection on the running loop; it starts opening now if there is none."""
+        loop = asyncio.get_running_loop()
+        if self.local is None or self.local.get_loop() is not loop:
+            transport = self.transport()  # reads the environment: a missing variable is the caller's error
+            self.local = loop.create_future()  # concurrent callers wait for this one connection
+            self.local_task = loop.create_task(self.serve(transport, self.local))
+        return self.local
+
+    async def _opened(self, opening: Any) -> tuple[Any, Any]:
+        try:
+            return await asyncio.wait_for(asyncio.shield(opening), self.connect_timeout * 2 + 10)  # type: ignore[no-any-return]
+        except Exception as exc:
+            if self.local is opening:
+                self.local = None
+            raise self._cannot_connect(exc) from None
+
+    def _cannot_connect(self, exc: BaseException) -> Exception:
+        if isinstance(_leaf(exc), (TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError)):
+            return TimeoutError(f"the MCP server {self.describe()} did not answer within {self.connect_timeout} s")
+        return ConnectionError(f"cannot connect to the MCP server {self.describe()}: {_reason(exc)}")
+
+    def _failure(self, exc: Exception, name: str, timeout: float | None) -> BaseException:
+        """What a failed call raises; returns the error instead when the server went away (so reconnect)."""
+        sdk = _mcp_sdk()
+        import anyio  # installed with mcp
+
+        if isinstance(exc, sdk.error_type):
+            code, message = sdk.error_of(exc)
+            if code in sdk.timeout_codes:
+                raise TimeoutError(f"the MCP tool {name} did not answer within {timeout} s") from None
+            if code != sdk.connection_closed and message != "Session terminated":
+                raise MCPToolError(f"{name}: {message}") from exc
+            return exc
+        gone = (
+            anyio.ClosedResourceError,
+            anyio.BrokenResourceError,
+            anyio.EndOfStream,
+            concurrent.futures.CancelledError,
+        )
+        if isinstance(exc, gone):
+            return exc
+        raise exc
 
     def open(self) -> tuple[Any, Any, Any, Any]:
         """The live connection, opened now if there is none."""
@@ -416,11 +473,7 @@ class MCPSession:
             try:
                 client, stop = ready.result(self.connect_timeout * 2 + 10)
             except Exception as exc:
-                if isinstance(_leaf(exc), (TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError)):
-                    raise TimeoutError(
-                        f"the MCP server {self.describe()} did not answer within {self.connect_timeout} s"
-                    ) from None
-                raise ConnectionError(f"cannot connect to the MCP server {self.describe()}: {_reason(exc)}") from None
+                raise self._cannot_connect(exc) from None
             self.connection = (loop, thread, client, stop)
             if not self.exit_hook:
                 atexit.register(self.close)
@@ -606,8 +659,16 @@ class MCPTool(_ClosesSession, _VendoredTool, Tool):
         self.timeout = timeout
 
     def _call(self, arguments: dict[str, Any]) -> Any:
-        """Call the tool with its wire names; an argument left at NOT_GIVEN is not sent."""
-        result = self.session.call(self.mcp_name, _given(arguments), self.timeout)
+        """Call the tool with its wire names; an argument left at NOT_GIVEN is not sent.
+
+        Inside `handing_back()` the call is not made: it comes back as an MCPRequest to await.
+        """
+        if _handing_back.get():
+            return MCPRequest(self, _given(arguments))
+        return self._value(self.session.call(self.mcp_name, _given(arguments), self.timeout))
+
+    def _value(self, result: Any) -> Any:
+        """The tool's value from the server's CallToolResult; an isError result raises MCPToolError."""
         if _field(result, "isError"):
             texts = [item.text for item in result.content if item.type == "text"]
             raise MCPToolError(" ".join(texts) or f"{self.mcp_name} failed and said nothing")
@@ -645,6 +706,34 @@ class MCPTool(_ClosesSession, _VendoredTool, Tool):
             return json.loads(texts[0])
         except ValueError:
             return texts[0]
+
+
+# Set by the vendored MCP server (_vendored_server.py) around a call of an MCP tool: the tool's forward()
+# runs, but its _call hands back the request, which the server awaits on its own event loop.
+_handing_back: contextvars.ContextVar[bool] = contextvars.ContextVar("_handing_back", default=False)
+
+
+@contextmanager
+def handing_back() -> Iterator[None]:
+    """Inside, an MCP tool called returns an MCPRequest instead of calling its server."""
+    token = _handing_back.set(True)
+    try:
+        yield
+    finally:
+        _handing_back.reset(token)
+
+
+class MCPRequest:
+    """An MCP tool's call, not yet made: `await request.send()` makes it on the running event loop."""
+
+    def __init__(self, tool: MCPTool, arguments: dict[str, Any]) -> None:
+        self.tool = tool
+        self.arguments = arguments
+
+    async def send(self) -> Any:
+        """The tool's value, as calling it would return it."""
+        tool = self.tool
+        return tool._value(await tool.session.call_here(tool.mcp_name, self.arguments, tool.timeout))
 
 
 class ToolList(_ClosesSession, list):  # type: ignore[type-arg]

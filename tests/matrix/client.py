@@ -8,6 +8,7 @@ Only the standard library and what the generated code imports may be used here.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -87,6 +88,8 @@ def call(case: str, config: dict[str, Any]) -> Any:
         module = text_tools(config, "streamable-http")
         with module.SlugifyTitleTool() as tool:
             return tool.to_langchain().invoke({"title": "Vendor Your Tools!"})
+    if case == "serve.stdio":
+        return asyncio.run(served_calls(config))
     if case == "langchain":
         return load("langchain_tools").CountWordsTool()(text="a b a", unique=True)
     if case == "langchain.to_langchain":
@@ -94,9 +97,42 @@ def call(case: str, config: dict[str, Any]) -> Any:
     raise SystemExit(f"unknown case {case}")
 
 
+async def served_calls(config: dict[str, Any]) -> list[str]:
+    """An MCP tool (its upstream over stdio) and a LangChain tool, called through the vendored server over stdio."""
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    command = StdioServerParameters(command=sys.executable, args=[__file__, SERVE, json.dumps(config)])
+    async with stdio_client(command) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        texts = []
+        for name, arguments in (("slugify_title", {"title": "Served Tools!"}), ("count_words", {"text": "a b a"})):
+            result = await session.call_tool(name, arguments)
+            texts.append(" ".join(item.text for item in result.content))
+        return texts
+
+
+def serve(config: dict[str, Any]) -> None:
+    """The server of `served_calls`: the vendored _vendored_server.py as vendorgen ships it, in this row."""
+    spec = importlib.util.spec_from_file_location(f"{PACKAGE}._vendored_server", SERVER_FILE)
+    load("langchain_tools")  # creates the package
+    server = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = server
+    spec.loader.exec_module(server)
+    tools = [text_tools(config, "stdio").SlugifyTitleTool, load("langchain_tools").CountWordsTool]
+    server.main(tools, {}, ["--allow-drift"])  # drift is tested with vendorgen; here, that the calls work
+
+
+# The server module's logic, as vendorgen copies it into a project (its tail, the served list, is written there).
+SERVER_FILE = REPO / "vendorgen" / "_vendored_server.py"
+SERVE = "--serve"
+
 if __name__ == "__main__":
     sys.meta_path.insert(0, NoVendorgen())
     sys.path.insert(0, str(REPO))  # `examples.langchain_tools`, the user's code the LangChain tools import
+    if sys.argv[1] == SERVE:
+        serve(json.loads(sys.argv[2]))
+        sys.exit()
     config = json.loads(sys.argv[1])
     results: dict[str, dict[str, Any]] = {}
     for case in sys.argv[2:]:

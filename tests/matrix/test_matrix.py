@@ -33,6 +33,7 @@ EXPECTED = {
     "mcp.streamable-http": 212.0,  # FastMCP's {"result": ...} unwrapped (result_key)
     "mcp.stdio": 212.0,
     "mcp.to_langchain": "vendor-your-tools",
+    "serve.stdio": ["served-tools", "3"],  # through _vendored_server.py on the row's mcp
     "langchain": 2,
     "langchain.to_langchain": 1.2,
 }

@@ -96,8 +96,15 @@ def plan_update(
             steps.append(_plan_one(workspace, entry, reinspector, offline, trust))
         except VendorgenError as exc:
             failures.append((entry, exc))
-    # The runtime is shared by every module beside it, so it follows this vendorgen even for one module.
-    return UpdatePlan(steps, failures, runtime_sync.plan(workspace, workspace.read_lock(), merge=True))
+    # The runtime is shared by every module beside it, so it follows this vendorgen even for one module;
+    # the server module beside them follows what the steps write.
+    after = {entry.name: entry for entry in workspace.read_lock()}
+    pending: dict[str, str] = {}
+    for step in steps:
+        after[step.entry.name] = step.new_entry
+        pending.update({step.entry.path: step.text} if step.text is not None else {})
+        pending.update({step.entry.schema: step.snapshot_text} if step.snapshot_text is not None else {})
+    return UpdatePlan(steps, failures, runtime_sync.plan(workspace, after.values(), merge=True, pending=pending))
 
 
 def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool) -> Step:
