@@ -43,7 +43,7 @@ def vendored(app: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Projec
     result = project.run("add", f"space:{app}", "--all-endpoints", "--keep-going")
     # /deep is refused; the others are written.
     assert result.exit_code == 1
-    assert f"failed: space:{app} /deep: " in result.stderr and "nested deeper than" in result.stderr
+    assert f"failed: space:{app} (module deep): " in result.stderr and "nested deeper than" in result.stderr
     assert result.stderr.splitlines()[-1] == "error: 1 source failed (listed above); 5 modules vendored"
     names = ("files", "chat", "edit", "headers", "tags")
     tools = {name: project.import_module(f"tools/{name}.py") for name in names}
