@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from vendorgen import runtime
+from vendorgen import runtime, sources
 from vendorgen.config import GENERATOR
 from vendorgen.errors import UsageError
 from vendorgen.projectfiles import SERVER_FILE
@@ -76,14 +76,13 @@ def server_module(
     for entry in sorted(entries, key=lambda entry: entry.name):
         module = PurePosixPath(entry.path).stem
         imports.append(f"from . import {module}")
-        found = _tool_classes(workspace, entry, pending or {})
+        source = sources.load(entry.kind)
+        found = _tool_classes(workspace, entry, pending or {}, source.served_name_attribute)
         classes += [f"{module}.{class_name}" for class_name, _, _ in found]
-        if entry.kind == "mcp":
-            snapshot = json.loads(pending[entry.schema]) if pending and entry.schema in pending else None
-            upstream = {raw["name"]: raw for raw in (snapshot or workspace.read_snapshot(entry))["tools"]}
-            for _, name, mcp_name in found:
-                raw = upstream[mcp_name]
-                pins[name] = definition_hashes(raw.get("description"), raw.get("inputSchema"))
+        snapshot = json.loads(pending[entry.schema]) if pending and entry.schema in pending else None
+        if definitions := source.served_definitions(snapshot or workspace.read_snapshot(entry)):
+            for _, name, remote_name in found:
+                pins[name] = definition_hashes(*definitions[remote_name])
     tail = [_TAIL_MARK, *imports, "", "TOOLS = ["]
     tail += [f"    {name}," for name in classes] + [
         "]",
@@ -102,8 +101,10 @@ def server_module(
     return ServerModule(f"{directory}/{FILE_NAME}", package, text)
 
 
-def _tool_classes(workspace: Workspace, entry: LockEntry, pending: Mapping[str, str]) -> list[tuple[str, str, str]]:
-    """(class, vendored name, MCP name or "") of each locked tool, read from the module as it is written."""
+def _tool_classes(
+    workspace: Workspace, entry: LockEntry, pending: Mapping[str, str], remote_name_attribute: str
+) -> list[tuple[str, str, str]]:
+    """(class, vendored name, remote name or "") of each locked tool, read from the module as it is written."""
     text = pending.get(entry.path, workspace.read_file(entry.path))
     if text is None:
         raise UsageError(f"{entry.path} is missing: `vendorgen update` restores it")
@@ -116,7 +117,7 @@ def _tool_classes(workspace: Workspace, entry: LockEntry, pending: Mapping[str, 
         if isinstance(node, ast.ClassDef):
             attributes = _string_attributes(node)
             if attributes.get("name") in entry.tools:
-                found.append((node.name, attributes["name"], attributes.get("mcp_name", "")))
+                found.append((node.name, attributes["name"], attributes.get(remote_name_attribute, "")))
     missing = set(entry.tools) - {name for _, name, _ in found}
     if missing:
         raise UsageError(

@@ -38,10 +38,10 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from types import MappingProxyType
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from vendorgen.errors import UsageError, VendorgenError
@@ -89,6 +89,8 @@ class Source:
     annotations: ClassVar[Mapping[str, str]] = MappingProxyType({})
     # Distributions its generated code always imports at run time (a build may add its own).
     requirements: ClassVar[tuple[str, ...]] = ()
+    # The tool class attribute holding a tool's remote name (see `served_definitions`).
+    served_name_attribute: ClassVar[str] = ""
 
     def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
         raise NotImplementedError(f"{self.kind}: sources are not inspected, only their members")
@@ -99,6 +101,13 @@ class Source:
     def members(self, target: str, options: AddOptions) -> list[str]:
         """The sources `<kind>:<target>` stands for; itself, unless the kind is a collection of others."""
         return [f"{self.kind}:{target}"]
+
+    def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+        """What `vendorgen serve` pins of each upstream tool: (description, input schema) as the source
+        lists them live, so a server can refuse a tool that changed since it was reviewed; keyed by the
+        tool's remote name, which each generated class holds in `served_name_attribute`. Empty for a
+        source whose definitions the served module cannot see change."""
+        return {}
 
     def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:
         """What the gate lets `module` import: `allowed_imports`, plus what this module itself names."""
@@ -122,7 +131,9 @@ def _add(source: Source | type[Source]) -> Source:
         raise TypeError(f"{source!r} is not a vendorgen.sources.Source")
     known = _registry.get(source.kind)
     if known is not None and type(known) is not type(source):
-        raise UsageError(f"two sources claim the kind {source.kind!r}: {type(known).__qualname__} and {type(source).__qualname__}")
+        raise UsageError(
+            f"two sources claim the kind {source.kind!r}: {type(known).__qualname__} and {type(source).__qualname__}"
+        )
     _registry[source.kind] = source
     return source
 

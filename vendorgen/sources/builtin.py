@@ -131,6 +131,7 @@ class MCPSource(Source):
     }
     annotations = MappingProxyType({"SERVER": "dict[str, Any]"})
     requirements = ("smolagents", "mcp")
+    served_name_attribute = "mcp_name"
 
     def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
         from vendorgen.sources import mcp
@@ -141,6 +142,9 @@ class MCPSource(Source):
         from vendorgen.sources import mcp
 
         return mcp.build(snapshot)
+
+    def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+        return {raw["name"]: (raw.get("description"), raw.get("inputSchema")) for raw in snapshot["tools"]}
 
 
 class LangChainSource(Source):
