@@ -201,35 +201,59 @@ class _AddCommand(click.Command):
             if record is None:
                 continue
             takers = [source.kind for source in registered if param.name in source.options]
-            if param.name in _ADD_OPTIONS and len(takers) < len(registered):
+            if param.name in sources.OPTION_FIELDS and len(takers) < len(registered):
                 record = (record[0], f"{', '.join(takers)}: {record[1]}")
             records.append(record)
         with formatter.section("Options"):
             formatter.write_dl(records)
 
 
-# The options of `add` that are AddOptions fields: each source says which it takes.
-_ADD_OPTIONS = frozenset(
-    {"api_name", "all_endpoints", "trust", "env", "tools", "prefix", "class_name", "keep_going", "name", "token"}
-)
-
-
 @cli.command(cls=_AddCommand)
 @click.argument("source")
 @click.option("--api-name", help="the endpoint to vendor, e.g. /predict.")
 @click.option("--all-endpoints", is_flag=True, help="vendor every named endpoint.")
-@click.option("--trust", is_flag=True, help="acknowledge you trust the source (a stdio server: the command runs now and whenever the tools connect).")
-@click.option("--env", "env", multiple=True, metavar="NAME", help="pass this environment variable to a stdio server, read when it starts; only the name is written, never the value.")
-@click.option("--tool", "tools", multiple=True, metavar="NAME", help="vendor only this tool, by its remote or Python name (repeatable).")
+@click.option(
+    "--trust",
+    is_flag=True,
+    help="acknowledge you trust the source (a stdio server: the command runs now and whenever the tools connect).",
+)
+@click.option(
+    "--env",
+    "env",
+    multiple=True,
+    metavar="NAME",
+    help="pass this environment variable to a stdio server, read when it starts; only the name is written, never the value.",
+)
+@click.option(
+    "--tool",
+    "tools",
+    multiple=True,
+    metavar="NAME",
+    help="vendor only this tool, by its remote or Python name (repeatable).",
+)
 @click.option("--prefix", default="", help="prefix every tool name (--prefix gh: get-repo -> gh_get_repo).")
 @click.option("--class", "class_name", help="the Tool class to vendor when tool.py has several.")
 @click.option("--keep-going", is_flag=True, help="vendor what works of several modules or Spaces, list what failed.")
 @click.option("--name", help="Module name (and tool name for single-tool sources).")
-@click.option("--out", "out_dir", type=click.Path(path_type=str), help="Output directory (default: tools/ or [tool.vendorgen] output_dir).")
-@click.option("--token", help="Hugging Face token for private Spaces and hub tools (default: HF_TOKEN or `hf auth login`; never written). It goes to the Hub and a Space's own *.hf.space host; given here, also to the app URL you name.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=str),
+    help="Output directory (default: tools/ or [tool.vendorgen] output_dir).",
+)
+@click.option(
+    "--token",
+    help="Hugging Face token for private Spaces and hub tools (default: HF_TOKEN or `hf auth login`; never written). It goes to the Hub and a Space's own *.hf.space host; given here, also to the app URL you name.",
+)
 @click.option("--dry-run", is_flag=True, help="Print the generated code; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was vendored as JSON.")
-@click.option("--python", "python", metavar="PATH", envvar="VENDORGEN_PYTHON", help="The project's interpreter (default: $VIRTUAL_ENV, else ./.venv): langchain: inspects with it; the run-time check asks it.")
+@click.option(
+    "--python",
+    "python",
+    metavar="PATH",
+    envvar="VENDORGEN_PYTHON",
+    help="The project's interpreter (default: $VIRTUAL_ENV, else ./.venv): langchain: inspects with it; the run-time check asks it.",
+)
 def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: str | None, **options: Any) -> None:
     """Vendor SOURCE into this project.
 
@@ -318,7 +342,9 @@ def _print_runtime_check(workspace: Any, requirement_lists: list[tuple[str, ...]
     for item in statuses:
         _echo(item.line())
     if not all(item.ok for item in statuses):
-        _echo("install them there: vendorgen requirements > requirements-vendored.txt; pip install -r requirements-vendored.txt")
+        _echo(
+            "install them there: vendorgen requirements > requirements-vendored.txt; pip install -r requirements-vendored.txt"
+        )
 
 
 def _classes(item: Generated, shown: int = 5) -> str:
@@ -498,7 +524,9 @@ def _counter(total: int, label: str) -> Iterator[Callable[[int], object]]:
 @click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=_complete_names)
 @click.option("--offline", is_flag=True, help="Regenerate from the committed snapshots; do not contact the sources.")
 @click.option("--dry-run", is_flag=True, help="Say what would change; write nothing.")
-@click.option("--diff", "show_diff", is_flag=True, help="Print the diff of every file that would change; write nothing.")
+@click.option(
+    "--diff", "show_diff", is_flag=True, help="Print the diff of every file that would change; write nothing."
+)
 @click.option("--trust", is_flag=True, help="Take new upstream code of modules vendored as they are (hub:).")
 @click.option("--json", "as_json", is_flag=True, help="Print what changed (or would) as JSON.")
 def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool, trust: bool, as_json: bool) -> None:
@@ -662,11 +690,29 @@ def init(output_dir: str | None, line_length: int | None) -> None:
 @click.argument("repo_id", metavar="OWNER/SPACE")
 @click.option("--tool", "tool_name", metavar="NAME", help="The tool to push when MODULE has several (one per Space).")
 @click.option("--private", is_flag=True, help="Create the Space private (an existing Space keeps its visibility).")
-@click.option("--sdk", type=click.Choice(SPACE_SDKS), default="gradio", show_default=True, help="The Space SDK (app.py is a Gradio demo).")
-@click.option("--token", envvar="HF_TOKEN", show_envvar=True, help="Token with write access (default: your `hf auth login`; never written or printed).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Also write the Space folder here (required with --dry-run).")
+@click.option(
+    "--sdk",
+    type=click.Choice(SPACE_SDKS),
+    default="gradio",
+    show_default=True,
+    help="The Space SDK (app.py is a Gradio demo).",
+)
+@click.option(
+    "--token",
+    envvar="HF_TOKEN",
+    show_envvar=True,
+    help="Token with write access (default: your `hf auth login`; never written or printed).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Also write the Space folder here (required with --dry-run).",
+)
 @click.option("--dry-run", is_flag=True, help="Write the folder to --out and list it; upload nothing.")
-@click.option("--force", is_flag=True, help="Push even a tool that cannot work from a Space (a loopback URL, a local script).")
+@click.option(
+    "--force", is_flag=True, help="Push even a tool that cannot work from a Space (a loopback URL, a local script)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print what was written and pushed as JSON.")
 def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: str, token: str | None,
          out_dir: Path | None, dry_run: bool, force: bool, as_json: bool) -> None:  # fmt: skip
@@ -736,8 +782,14 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
 @click.option("--host", default="127.0.0.1", show_default=True, help="streamable-http: the address to bind.")
 @click.option("--port", type=int, default=8765, show_default=True, help="streamable-http: the port (0: any free one).")
 @click.option("--allow-remote", is_flag=True, help="Allow a --host that is not a loopback address.")
-@click.option("--token-env", metavar="NAME", help="streamable-http: require `Authorization: Bearer <$NAME>` (the value is never written).")
-@click.option("--allow-drift", is_flag=True, help="Call MCP tools whose upstream definition changed since they were vendored.")
+@click.option(
+    "--token-env",
+    metavar="NAME",
+    help="streamable-http: require `Authorization: Bearer <$NAME>` (the value is never written).",
+)
+@click.option(
+    "--allow-drift", is_flag=True, help="Call MCP tools whose upstream definition changed since they were vendored."
+)
 def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, port: int, allow_remote: bool,
           token_env: str | None, allow_drift: bool) -> None:  # fmt: skip
     """Serve the vendored tools as one MCP server, pinned to what was reviewed.

@@ -112,7 +112,9 @@ def _module_bindings(statement: ast.stmt) -> Iterator[str]:
     elif isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
         yield statement.name
     else:  # an assignment: its targets
-        yield from (node.id for node in ast.walk(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+        yield from (
+            node.id for node in ast.walk(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+        )
 
 
 def _check_verbatim(source: str, module: ModuleSpec, line_length: int) -> None:
@@ -285,7 +287,9 @@ class _Checker:
         if names != expected:
             self.fail(f"{tool.class_name}.forward parameters {names[1:]} differ from inputs {expected[1:]}")
         for param, spec in zip(params.params[1:], tool.inputs):
-            if param.annotation is None or not _same_expression(self.code(param.annotation.annotation), spec.annotation):
+            if param.annotation is None or not _same_expression(
+                self.code(param.annotation.annotation), spec.annotation
+            ):
                 self.fail(f"{tool.class_name}.forward: annotation of {spec.name} differs from the spec")
             if spec.python_default is NO_DEFAULT:
                 if param.default is not None:
@@ -428,8 +432,10 @@ def _same_expression(code: str, expected: str) -> bool:
 def _same(actual: Any, expected: Any) -> bool:
     """Equal by value *and* JSON type (so True never passes for 1)."""
     if isinstance(expected, (list, tuple)):
-        return isinstance(actual, (list, tuple)) and len(actual) == len(expected) and all(
-            _same(a, e) for a, e in zip(actual, expected)
+        return (
+            isinstance(actual, (list, tuple))
+            and len(actual) == len(expected)
+            and all(_same(a, e) for a, e in zip(actual, expected))
         )
     if isinstance(expected, dict):
         return (

@@ -76,9 +76,7 @@ def within_deadline(call: Callable[[], T], what: str) -> T:
     thread.start()
     thread.join(seconds)
     if not outcome:
-        raise SourceUnreachable(
-            f"no answer from {what} within {seconds:g} s (set {TIMEOUT_ENV} to wait longer)"
-        )
+        raise SourceUnreachable(f"no answer from {what} within {seconds:g} s (set {TIMEOUT_ENV} to wait longer)")
     finished, value = outcome[0]
     if finished:
         return value  # type: ignore[no-any-return]

@@ -112,7 +112,9 @@ class NodeBudget:
     expanded, so the limit stops the expansion itself rather than measuring its result. A budget
     `within` another (one tool's within its listing's) spends from both."""
 
-    def __init__(self, what: str = "the input schema", limit: Limit = SCHEMA_NODES, within: NodeBudget | None = None) -> None:
+    def __init__(
+        self, what: str = "the input schema", limit: Limit = SCHEMA_NODES, within: NodeBudget | None = None
+    ) -> None:
         self.rule = limit
         self.limit = limit.value()
         self.left = self.limit

@@ -21,7 +21,9 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def _valid_unicode(text: str) -> str:
     """Refuse lone surrogates: no UTF-8 file, prompt or HTTP request can carry them."""
     if match := _SURROGATE.search(text):
-        raise SchemaError(f"remote text holds a lone surrogate (U+{ord(match.group()):04X}), which is not valid Unicode")
+        raise SchemaError(
+            f"remote text holds a lone surrogate (U+{ord(match.group()):04X}), which is not valid Unicode"
+        )
     return text
 
 
@@ -57,7 +59,9 @@ def python_literal(value: Any) -> str:
         if not math.isfinite(value):
             # JSON has no NaN or Infinity (Python's json reads them anyway) and `float("nan")` is no
             # literal: refused, never written as code the gate cannot compare with the spec.
-            raise SchemaError(f"the schema holds the number {value!r} (a default, enum or const?), which JSON cannot carry")
+            raise SchemaError(
+                f"the schema holds the number {value!r} (a default, enum or const?), which JSON cannot carry"
+            )
         return repr(value)
     if isinstance(value, str):
         return repr(_valid_unicode(value))

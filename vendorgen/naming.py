@@ -35,19 +35,13 @@ _TEMPLATES_OWN = frozenset(
 
 @cache
 def template_names() -> frozenset[str]:
-    """The names above, and the runtime module's: what the built-in sources import from it, and
-    what `push` inlines into a tool.py with the code that uses it (every public module-level name
-    but its Tool base classes, which inlining renames to private ones)."""
+    """The names above, and the runtime module's public ones: the built-in sources import some, and
+    `push` inlines into a tool.py what the tool uses of it."""
     from vendorgen import runtime
-    from vendorgen.sources.builtin import BUILTIN
 
-    imported = {
-        name.rpartition(".")[2]
-        for source in BUILTIN
-        for name in source.allowed_imports
-        if runtime.is_runtime_import(name)
-    }
-    return _TEMPLATES_OWN | imported | (runtime.public_names() - runtime.tool_bases())
+    return _TEMPLATES_OWN | runtime.public_names()
+
+
 # Names no generated module has a reason to touch: the gate refuses a module that uses one, so a
 # remote parameter called `compile` or `vars` becomes `compile_`, `vars_`.
 FORBIDDEN_NAMES = frozenset(
@@ -100,9 +94,7 @@ def unique(pairs: Iterable[tuple[str, str]], what: str, hint: str) -> None:
     seen: dict[str, str] = {}
     for remote, python in pairs:
         if python in seen:
-            raise SchemaError(
-                f"{what} {seen[python]!r} and {remote!r} both become {python!r}; {hint}"
-            )
+            raise SchemaError(f"{what} {seen[python]!r} and {remote!r} both become {python!r}; {hint}")
         seen[python] = remote
 
 

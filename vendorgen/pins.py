@@ -175,7 +175,9 @@ def _uvx_spec(argv: list[str], start: int) -> Spec | None:
     version = match["tag"] or match["exact"] or match["range"] or ""
     separator = "@" if match["tag"] or (given_from is None and not match["exact"]) else "=="
     exact = bool(match["exact"]) or bool(match["tag"]) and match["tag"] != "latest"  # uvx's `@1.2` is `==1.2`
-    launcher = [word for at, word in enumerate(argv[:index]) if given_from is None or at not in (position - 1, position)]
+    launcher = [
+        word for at, word in enumerate(argv[:index]) if given_from is None or at not in (position - 1, position)
+    ]
     return Spec(position, match["name"], match["extras"] or "", version, separator, exact, tuple(launcher))
 
 

@@ -40,6 +40,8 @@ def check_as_written(source: str, what: str) -> None:
     try:
         data = source.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise GateError(f"{what}: holds a lone surrogate (U+{ord(source[exc.start]):04X}), which UTF-8 cannot write") from None
+        raise GateError(
+            f"{what}: holds a lone surrogate (U+{ord(source[exc.start]):04X}), which UTF-8 cannot write"
+        ) from None
     if python_text(data, what) != source:
         raise GateError(f"{what}: Python would read the written file as other text than vendorgen checked")

@@ -117,7 +117,7 @@ def _follow_server(
     on_disk = _read(workspace, entry.path)
     try:
         module = serve.server_module(workspace, beside, pending)
-    except UsageError:
+    except (VendorgenError, KeyError, TypeError):  # a module, snapshot or lock it cannot read: `check` says
         module = None
     if module is None or module.path != entry.path or on_disk is None or sha256_text(on_disk) != entry.sha256:
         changes.entries.append(entry)

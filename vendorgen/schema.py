@@ -76,7 +76,9 @@ def _resolver(root: Mapping[str, Any]) -> Any:
     return Registry().with_resource(_ROOT_URI, resource).resolver(_ROOT_URI)
 
 
-def _resolve(node: Any, resolver: Any, stack: tuple[str, ...], needed: dict[str, Any], depth: int, nodes: NodeBudget) -> Any:
+def _resolve(
+    node: Any, resolver: Any, stack: tuple[str, ...], needed: dict[str, Any], depth: int, nodes: NodeBudget
+) -> Any:
     _check_depth(depth)
     nodes.spend()
     if isinstance(node, list):
@@ -119,6 +121,8 @@ def _resolve_keyword(
         # Property names are data too: a property may be called "$defs" or "definitions".
         return {name: _resolve(schema, resolver, stack, needed, depth + 1, nodes) for name, schema in value.items()}
     return _resolve(value, resolver, stack, needed, depth, nodes)
+
+
 def _checked_nesting(value: Any, depth: int = 0, nodes: NodeBudget | None = None) -> Any:
     """`value`, refused if its lists and dicts nest deeper than MAX_DEPTH (generated code that deep does not compile)
     or, given `nodes`, if it holds more values than are left in that budget."""
@@ -377,9 +381,10 @@ def inputs_from_object(schema: Any, listing: NodeBudget | None = None) -> tuple[
 
 def order_inputs(specs: list[InputSpec]) -> tuple[InputSpec, ...]:
     """Required parameters first (Python needs them before defaulted ones), else schema order."""
-    return tuple([spec for spec in specs if spec.python_default is NO_DEFAULT] + [
-        spec for spec in specs if spec.python_default is not NO_DEFAULT
-    ])
+    return tuple(
+        [spec for spec in specs if spec.python_default is NO_DEFAULT]
+        + [spec for spec in specs if spec.python_default is not NO_DEFAULT]
+    )
 
 
 def description_text(text: str) -> str:

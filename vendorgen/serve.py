@@ -79,8 +79,9 @@ def server_module(
         source = sources.load(entry.kind)
         found = _tool_classes(workspace, entry, pending or {}, source.served_name_attribute)
         classes += [f"{module}.{class_name}" for class_name, _, _ in found]
-        snapshot = json.loads(pending[entry.schema]) if pending and entry.schema in pending else None
-        if definitions := source.served_definitions(snapshot or workspace.read_snapshot(entry)):
+        if source.served_name_attribute:  # its upstream can change under a running server: pinned
+            snapshot = json.loads(pending[entry.schema]) if pending and entry.schema in pending else None
+            definitions = source.served_definitions(snapshot or workspace.read_snapshot(entry))
             for _, name, remote_name in found:
                 pins[name] = definition_hashes(*definitions[remote_name])
     tail = [_TAIL_MARK, *imports, "", "TOOLS = ["]
@@ -105,7 +106,7 @@ def _tool_classes(
     workspace: Workspace, entry: LockEntry, pending: Mapping[str, str], remote_name_attribute: str
 ) -> list[tuple[str, str, str]]:
     """(class, vendored name, remote name or "") of each locked tool, read from the module as it is written."""
-    text = pending.get(entry.path, workspace.read_file(entry.path))
+    text = pending[entry.path] if entry.path in pending else workspace.read_file(entry.path)
     if text is None:
         raise UsageError(f"{entry.path} is missing: `vendorgen update` restores it")
     try:

@@ -89,7 +89,7 @@ class Source:
     annotations: ClassVar[Mapping[str, str]] = MappingProxyType({})
     # Distributions its generated code always imports at run time (a build may add its own).
     requirements: ClassVar[tuple[str, ...]] = ()
-    # The tool class attribute holding a tool's remote name (see `served_definitions`).
+    # The tool class attribute holding a tool's remote name, for a source with `served_definitions`.
     served_name_attribute: ClassVar[str] = ""
 
     def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
@@ -227,7 +227,7 @@ def check_options(source: Source, given: Mapping[str, str]) -> None:
     if refused:
         verb = "does" if len(refused) == 1 else "do"
         kind = source.kind
-        taken = ", ".join(_FLAGS[field] for field in _FIELDS if field in source.options)
+        taken = ", ".join(_FLAGS[field] for field in OPTION_FIELDS if field in source.options)
         raise UsageError(
             f"{', '.join(refused)} {verb} not apply to {kind}: sources ({kind}: takes {taken or 'no options'})"
             + (f"; {source.options_hint}" if source.options_hint else "")
@@ -238,7 +238,7 @@ def check_options(source: Source, given: Mapping[str, str]) -> None:
 _FLAGS = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "trust": "--trust", "env": "--env",
           "tools": "--tool", "prefix": "--prefix", "class_name": "--class", "keep_going": "--keep-going",
           "name": "--name", "token": "--token"}  # fmt: skip
-_FIELDS = tuple(_FLAGS)
+OPTION_FIELDS = tuple(_FLAGS)  # every AddOptions field but none other
 
 
 # Per thread: work queued by `meanwhile` for the next source that waits on a server, and what

@@ -7,7 +7,8 @@ Each class says what the rest of vendorgen needs to know (`vendorgen.sources.Sou
 
 from __future__ import annotations
 
-from types import MappingProxyType
+import importlib
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
 from vendorgen.sources import AddOptions, Source
@@ -20,7 +21,24 @@ _COMMON_IMPORTS = frozenset({"__future__.annotations", "typing.Any", "typing.Lit
 _TRUST_NOTE = "(needs --trust)"
 
 
-class SpaceSource(Source):
+class _Shipped(Source):
+    """A kind whose code is the module `vendorgen.sources.<kind>`, imported on first use."""
+
+    def _code(self) -> ModuleType:
+        return importlib.import_module(f"vendorgen.sources.{self.kind}")
+
+    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
+        return self._code().inspect(target, options)  # type: ignore[no-any-return]
+
+    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
+        return self._code().build(snapshot)  # type: ignore[no-any-return]
+
+    def members(self, target: str, options: AddOptions) -> list[str]:
+        code = self._code()
+        return code.members(target, options) if hasattr(code, "members") else super().members(target, options)
+
+
+class SpaceSource(_Shipped):
     """Gradio apps (Hugging Face Spaces or any URL): one module per endpoint.
 
     What the runtime's SpaceTool reads from a tool's constants: `src`, `api_name`;
@@ -54,18 +72,8 @@ class SpaceSource(Source):
     )
     requirements = ("smolagents", "gradio_client")
 
-    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
-        from vendorgen.sources import space
 
-        return space.inspect(target, options)
-
-    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
-        from vendorgen.sources import space
-
-        return space.build(snapshot)
-
-
-class HubSource(Source):
+class HubSource(_Shipped):
     """A smolagents tool.py from a Hub Space, vendored as it is: it carries code the user reviews."""
 
     kind = "hub"
@@ -76,18 +84,8 @@ class HubSource(Source):
     template = "hub.py.j2"
     # None: the module is the author's code, which the gate checks is unchanged, not against a list.
 
-    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
-        from vendorgen.sources import hub
 
-        return hub.inspect(target, options)
-
-    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
-        from vendorgen.sources import hub
-
-        return hub.build(snapshot)
-
-
-class CollectionSource(Source):
+class CollectionSource(_Shipped):
     """A Hub collection: stands for the `hub:` source of each tool Space it lists."""
 
     kind = "collection"
@@ -97,13 +95,8 @@ class CollectionSource(Source):
     help = "collection: each tool Space it lists is vendored as a hub: source."
     options_hint = "to name one Space's module or pick its class, vendor that Space with hub:owner/space"
 
-    def members(self, target: str, options: AddOptions) -> list[str]:
-        from vendorgen.sources import collection
 
-        return collection.members(target, options)
-
-
-class MCPSource(Source):
+class MCPSource(_Shipped):
     """MCP servers (streamable-http, legacy SSE, stdio): one module per server.
 
     The module constant `SERVER` says how to reach the server. What the runtime's MCPTool reads
@@ -133,21 +126,11 @@ class MCPSource(Source):
     requirements = ("smolagents", "mcp")
     served_name_attribute = "mcp_name"
 
-    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
-        from vendorgen.sources import mcp
-
-        return mcp.inspect(target, options)
-
-    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
-        from vendorgen.sources import mcp
-
-        return mcp.build(snapshot)
-
     def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
         return {raw["name"]: (raw.get("description"), raw.get("inputSchema")) for raw in snapshot["tools"]}
 
 
-class LangChainSource(Source):
+class LangChainSource(_Shipped):
     """LangChain tools from the user's own code: the module imports that code at call time.
 
     What the runtime's LangChainTool reads from a tool's constants: `lc_name`; `is_async`
@@ -167,16 +150,6 @@ class LangChainSource(Source):
         "._vendored_runtime.NOT_GIVEN",
     }
     requirements = ("smolagents", "langchain-core")
-
-    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
-        from vendorgen.sources import langchain
-
-        return langchain.inspect(target, options)
-
-    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
-        from vendorgen.sources import langchain
-
-        return langchain.build(snapshot)
 
     def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:
         """Also the user's object the module's tools come from."""

@@ -28,7 +28,9 @@ def members(target: str, options: AddOptions) -> list[str]:
     bound_hub_requests()
     api = HfApi(token=options.token or None)
     with hub_errors(f"collection {target}"), shown_wait(f"collection:{target}"):
-        collection = within_deadline(lambda: api.get_collection(target), f"the Hub at {api.endpoint} for collection {target}")
+        collection = within_deadline(
+            lambda: api.get_collection(target), f"the Hub at {api.endpoint} for collection {target}"
+        )
     spaces = sorted({item.item_id for item in collection.items if item.item_type == "space"})
     limits.TOOLS.check(len(spaces), f"collection {target}")
     if not spaces:

@@ -49,7 +49,8 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     space = f"Space {repo_id}" + (f" at revision {revision}" if revision else "")
     with hub_errors(space), waiting():
         info = within_deadline(
-            lambda: api.space_info(repo_id, revision=revision, timeout=timeout), f"the Hub at {api.endpoint} for {space}"
+            lambda: api.space_info(repo_id, revision=revision, timeout=timeout),
+            f"the Hub at {api.endpoint} for {space}",
         )
         files = sorted(sibling.rfilename for sibling in info.siblings or ())
         if TOOL_FILE not in files:

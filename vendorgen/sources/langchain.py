@@ -48,7 +48,9 @@ def parse_target(target: str) -> tuple[str, str]:
         if not (part.isidentifier() and part.isascii()) or keyword.iskeyword(part):
             raise UsageError(f"langchain:{shown}: {part!r} is not a Python identifier")
         if part in naming.FORBIDDEN_NAMES:  # the generated `from module import attr` would be refused
-            raise UsageError(f"langchain:{shown}: {part!r} is a name vendored code may not use; expose the tools under another")
+            raise UsageError(
+                f"langchain:{shown}: {part!r} is a name vendored code may not use; expose the tools under another"
+            )
     return module, attr
 
 
@@ -61,8 +63,11 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     interpreter = project_python.find(find_root())
     if interpreter.is_vendorgens_own:
         return inspect_here(target, options)
-    fields = {key: list(value) if isinstance(value, tuple) else value for key, value in vars(options).items()
-              if key != "token"}  # not needed here, and a command line is visible to every user
+    fields = {
+        key: list(value) if isinstance(value, tuple) else value
+        for key, value in vars(options).items()
+        if key != "token"
+    }  # not needed here, and a command line is visible to every user
     return project_python.call(interpreter, "sources.langchain", "inspect_in_child", target, fields, cwd=os.getcwd())
 
 
@@ -212,7 +217,9 @@ def tools_of(value: Any, where: str, depth: int = 0) -> tuple[str, list[Any]]:
         return "list", list(value)
     if callable(value) and not isinstance(value, type) and depth == 0:
         if required := _required_arguments(value):
-            raise UsageError(f"{where} is a function that needs arguments ({', '.join(required)}); give one that needs none")
+            raise UsageError(
+                f"{where} is a function that needs arguments ({', '.join(required)}); give one that needs none"
+            )
         try:
             result = value()
         except Exception as exc:
@@ -231,7 +238,9 @@ def _select(tools: list[Any], wanted: tuple[str, ...], prefix: str, where: str) 
         by_name.setdefault(tool_name(tool.name, prefix), tool)
     unknown = [name for name in wanted if name not in by_name]
     if unknown:
-        raise NotOffered(f"no tool {', '.join(unknown)} in {where}; available: {', '.join(tool.name for tool in tools)}")
+        raise NotOffered(
+            f"no tool {', '.join(unknown)} in {where}; available: {', '.join(tool.name for tool in tools)}"
+        )
     chosen: list[Any] = []
     for name in wanted:
         if by_name[name] not in chosen:

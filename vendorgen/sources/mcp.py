@@ -71,7 +71,7 @@ def parse_target(target: str, options: AddOptions) -> dict[str, Any]:
         return {"transport": "streamable-http", "url": _url(target)}
     raise UsageError(
         f"mcp:{target} names no transport; use mcp:http(s)://host/mcp (streamable-http), "
-        "mcp:sse:http(s)://host/sse (legacy SSE) or \"mcp:stdio:<command line>\""
+        'mcp:sse:http(s)://host/sse (legacy SSE) or "mcp:stdio:<command line>"'
     )
 
 
@@ -81,7 +81,7 @@ def _stdio_target(command_line: str, options: AddOptions) -> dict[str, Any]:
     except ValueError as exc:
         raise UsageError(f"cannot split the stdio command line {command_line!r}: {exc}") from None
     if not argv:
-        raise UsageError("mcp:stdio: needs a command line, e.g. \"mcp:stdio:python -m my_server\"")
+        raise UsageError('mcp:stdio: needs a command line, e.g. "mcp:stdio:python -m my_server"')
     if not options.trust:
         raise UsageError(
             f"starting an MCP server over stdio runs a local command ({shlex.join(argv)}), now and each time "
@@ -271,7 +271,9 @@ def python_command(command: str) -> str:
     return sys.executable if command in ("python", "python3") else command
 
 
-def list_tools(server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def list_tools(
+    server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(serverInfo, every tool as the JSON the server sent)."""
     import asyncio
 
@@ -549,7 +551,9 @@ def _tool(raw: Any, prefix: str, server_name: str, listing: limits.NodeBudget) -
     constants: tuple[tuple[str, Any], ...] = (("mcp_name", mcp_name),)
     if isinstance(output_schema, Mapping):
         try:
-            resolved = schema.resolve_refs(output_schema, output_schema, limits.NodeBudget("the output schema", within=listing))
+            resolved = schema.resolve_refs(
+                output_schema, output_schema, limits.NodeBudget("the output schema", within=listing)
+            )
         except SchemaError as exc:
             raise SchemaError(f"tool {_show(mcp_name)!r} output schema: {exc}") from None
         outputs = (OutputSpec("result", "object", "dict[str, Any]", "the structured result"),)

@@ -76,12 +76,14 @@ def _transport(server: Mapping[str, Any], stdio_params: Any, timeout: float, rec
 
     def client(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
         """The SDK's `httpx_client_factory`: its own client (the same settings), reading through `received`."""
-        return http.AsyncClient(headers=headers, timeout=timeout, auth=auth, transport=_counting(http, received))
+        return http.AsyncClient(headers=headers, timeout=timeout, auth=auth, event_hooks=_counting(http, received))
 
     if server["transport"] == "sse":
         from mcp.client.sse import sse_client
 
-        return sse_client(server["url"], timeout=float(timeout), sse_read_timeout=float(timeout), httpx_client_factory=client)
+        return sse_client(
+            server["url"], timeout=float(timeout), sse_read_timeout=float(timeout), httpx_client_factory=client
+        )
     if mcp_1:  # takes its time-outs itself
         return streamable_http.streamablehttp_client(
             server["url"], timeout=float(timeout), sse_read_timeout=float(timeout), httpx_client_factory=client
@@ -95,15 +97,16 @@ async def _streamable_http_2(url: str, timeout: float, received: ReadBudget) -> 
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
-    transport = _counting(httpx2, received)
-    async with httpx2.AsyncClient(timeout=httpx2.Timeout(timeout), follow_redirects=True, transport=transport) as http:
+    hooks = _counting(httpx2, received)
+    async with httpx2.AsyncClient(timeout=httpx2.Timeout(timeout), follow_redirects=True, event_hooks=hooks) as http:
         async with streamable_http_client(url, http_client=http) as streams:  # type: ignore[arg-type]  # mypy sees mcp 1
             yield streams
 
 
-def _counting(http: Any, received: ReadBudget) -> Any:
-    """An async transport of `http` (httpx, or httpx2 for mcp 2.x: the same API) whose response
-    bodies are spent from `received` chunk by chunk as they arrive."""
+def _counting(http: Any, received: ReadBudget) -> dict[str, list[Any]]:
+    """`event_hooks` for a client of `http` (httpx, or httpx2 for mcp 2.x: the same API) under which
+    response bodies are spent from `received` chunk by chunk as they arrive. A hook, not a transport:
+    httpx ignores the proxy environment variables for a client given its own transport."""
 
     class Counted(http.AsyncByteStream):  # type: ignore[misc, name-defined]
         def __init__(self, stream: Any) -> None:
@@ -117,21 +120,10 @@ def _counting(http: Any, received: ReadBudget) -> Any:
         async def aclose(self) -> None:
             await self.stream.aclose()
 
-    class Counting(http.AsyncBaseTransport):  # type: ignore[misc, name-defined]
-        def __init__(self) -> None:
-            self.inner = http.AsyncHTTPTransport()
+    async def count(response: Any) -> None:  # called before the body is read
+        response.stream = Counted(response.stream)
 
-        async def handle_async_request(self, request: Any) -> Any:
-            response = await self.inner.handle_async_request(request)
-            return http.Response(
-                response.status_code, headers=response.headers, stream=Counted(response.stream),
-                extensions=response.extensions,
-            )  # fmt: skip
-
-        async def aclose(self) -> None:
-            await self.inner.aclose()
-
-    return Counting()
+    return {"response": [count]}
 
 
 def _request_timeout(timeout: float) -> Any:

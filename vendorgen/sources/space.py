@@ -129,9 +129,7 @@ def _view_api(app_url: str, token: str | bool, target: str, explicit_token: str 
     except Exception as exc:  # gradio_client raises anything from httpx errors to ValueError
         if received.exceeded is not None:  # however gradio_client reported the body that was cut
             raise received.exceeded from None
-        raise SourceUnreachable(
-            f"cannot read the Gradio API of {target}: {first_line(exc, explicit_token)}"
-        ) from None
+        raise SourceUnreachable(f"cannot read the Gradio API of {target}: {first_line(exc, explicit_token)}") from None
     if not isinstance(api, dict):
         raise SourceUnreachable(f"{target} did not describe a Gradio API")
     return api

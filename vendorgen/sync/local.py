@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from vendorgen.config import GENERATOR
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.fingerprint import Drift, fingerprint_drift
-from vendorgen.hashing import canonical_json, sha256_text
+from vendorgen.hashing import sha256_text, snapshot_sha256
 from vendorgen.merge import has_conflict_markers, unified_diff
 from vendorgen.workspace import LockEntry, Workspace
 
@@ -107,7 +107,7 @@ def local_state(workspace: Workspace, entry: LockEntry, regenerate_anyway: bool 
         and not edited
         and not drift
         and not regenerate_anyway
-        and _names_snapshot(on_disk, snapshot)
+        and _names_hash(on_disk, entry.schema_sha256)  # without drift, the snapshot's own hash
     ):
         return LocalState(entry, on_disk)
     try:
@@ -122,11 +122,10 @@ def local_state(workspace: Workspace, entry: LockEntry, regenerate_anyway: bool 
 _SNAPSHOT_HASH = re.compile(r"schema sha256 ([0-9a-f]{64})\b")
 
 
-def _names_snapshot(code: str, snapshot: dict[str, Any]) -> bool:
-    """Whether the header of `code` names the whole hash of `snapshot` (a prefix could be forged)."""
+def _names_hash(code: str, schema_sha256: str) -> bool:
+    """Whether the header of `code` names the whole snapshot hash `schema_sha256` (a prefix could be forged)."""
     header = itertools.takewhile(lambda line: line.startswith("#"), code.splitlines())
-    named = {match.group(1) for line in header for match in _SNAPSHOT_HASH.finditer(line)}
-    return sha256_text(canonical_json(snapshot)) in named
+    return schema_sha256 in {match.group(1) for line in header for match in _SNAPSHOT_HASH.finditer(line)}
 
 
 def lock_drift(workspace: Workspace, entry: LockEntry, snapshot: dict[str, Any]) -> list[Drift]:
@@ -135,6 +134,6 @@ def lock_drift(workspace: Workspace, entry: LockEntry, snapshot: dict[str, Any])
     if entry.generator != GENERATOR:
         reasons.append(Drift("generator", entry.generator, GENERATOR))
     reasons += fingerprint_drift(entry.templates, workspace.config.fingerprint(entry.kind, entry.source, entry.tools))
-    if (schema_sha256 := sha256_text(canonical_json(snapshot))) != entry.schema_sha256:
+    if (schema_sha256 := snapshot_sha256(snapshot)) != entry.schema_sha256:
         reasons.append(Drift("snapshot", entry.schema_sha256, schema_sha256))
     return reasons

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.hashing import canonical_json, sha256_text
+from vendorgen.hashing import sha256_text, snapshot_sha256
 from vendorgen.merge import merge3, unified_diff
 from vendorgen.sync.history import written_text
 from vendorgen.sync.local import regenerate
@@ -161,13 +161,12 @@ def _reviewed(on_disk: str | None, new: Generated, workspace: Workspace) -> bool
     )
 
 
-
 def _base(workspace: Workspace, locked: dict[str, Any], new: Generated, needed: bool) -> Generated | None:
     """What the locked snapshot generates now: the merge base, and the 'before' of the changes shown.
 
     Only an edited file `needed` it; otherwise it is best effort (the config may now exclude it).
     """
-    if new.schema_sha256 == sha256_text(canonical_json(locked)):  # offline, or upstream unchanged
+    if new.schema_sha256 == snapshot_sha256(locked):  # offline, or upstream unchanged
         return new
     try:
         return regenerate(locked, workspace)
@@ -203,7 +202,9 @@ def apply_update(workspace: Workspace, steps: Sequence[Step], runtime: RuntimeCh
             entries[step.entry.name] = step.new_entry
         if runtime is None:
             workspace.commit(files, list(entries.values()))
-        else:
-            workspace.commit(
-                {**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries
-            )
+            return
+        # Planned again under the lock: another vendorgen may have added a module since `plan_update`.
+        from vendorgen import runtime_sync
+
+        runtime = runtime_sync.plan(workspace, entries.values(), merge=True, pending=files)
+        workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
