@@ -205,6 +205,36 @@ def test_a_session_over_stdio(served: Project) -> None:
     asyncio.run(run())
 
 
+_INITIALIZE = (
+    '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-03-26", '
+    '"capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}\n'
+)
+
+
+def test_stdio_that_is_not_two_pipes(served: Project) -> None:
+    """/dev/null as input ends the server (the event loop cannot watch it: the SDK's streams read it);
+    one socket as both input and output (inetd style) answers, then ends when the client closes."""
+    command = [sys.executable, "-m", "vendorgen", "serve", "--transport", "stdio"]
+    ended = subprocess.run(command, cwd=served.root, env=_env(), stdin=subprocess.DEVNULL, capture_output=True,
+                           timeout=120)  # fmt: skip
+    assert ended.returncode == 0, ended.stderr
+    import socket
+
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        process = subprocess.Popen(command, cwd=served.root, env=_env(), stdin=theirs, stdout=theirs,
+                                   stderr=subprocess.PIPE)  # fmt: skip
+        theirs.close()
+        ours.sendall(_INITIALIZE.encode())
+        answer = ours.makefile("rb").readline()
+        ours.shutdown(socket.SHUT_WR)
+        try:
+            assert b'"result"' in answer and b'"serverInfo"' in answer, (answer, process.stderr.read())  # type: ignore[union-attr]
+        finally:
+            process.wait(120)
+            process.stderr.close()  # type: ignore[union-attr]
+
+
 def test_sessions_from_several_threads_over_http(served: Project) -> None:
     errors: list[BaseException] = []
 

@@ -350,14 +350,19 @@ def run_stdio(server: Any) -> None:
 
 
 async def _pipes(read_fd: int, write_fd: int) -> tuple[Any, Any] | None:
-    """The protocol's input and output, read and written by the event loop itself; None unless both are
-    pipes (or sockets, terminals) on POSIX. The SDK's own streams hand each line to a worker thread
-    and back: three thread hops per call."""
+    """The protocol's input and output, read and written by the event loop itself; None unless they are
+    two pipes or two distinct sockets on POSIX (how MCP clients start a server). The SDK's own streams
+    hand each line to a worker thread and back: three thread hops per call. Not for a terminal or
+    /dev/null (the loop cannot watch them), nor for one socket as both (asyncio's write transport
+    takes the socket turning readable for the other side closing)."""
     import asyncio
     import stat
 
-    modes = [os.fstat(fd).st_mode for fd in (read_fd, write_fd)]
-    if os.name != "posix" or not all(stat.S_ISFIFO(m) or stat.S_ISSOCK(m) or stat.S_ISCHR(m) for m in modes):
+    if os.name != "posix":
+        return None
+    read, write = os.fstat(read_fd), os.fstat(write_fd)
+    same = (read.st_dev, read.st_ino) == (write.st_dev, write.st_ino)
+    if same or not all(stat.S_ISFIFO(s.st_mode) or stat.S_ISSOCK(s.st_mode) for s in (read, write)):
         return None
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=1 << 30)  # a line is one message, images included

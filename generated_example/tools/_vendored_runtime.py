@@ -207,6 +207,10 @@ class SpaceTool(_VendoredTool, Tool):
         try:
             for index, name in enumerate(self.parameter_order):
                 if values[index] is NOT_GIVEN:
+                    if name not in self.parameter_defaults:  # a module written before defaults were pinned
+                        raise TypeError(
+                            f"{self.name}: no pinned default for {name}; `vendorgen update` regenerates the module"
+                        )
                     values[index] = self.parameter_defaults[name]
                     continue
                 for position in file_paths.get(name, ()):

@@ -87,3 +87,24 @@ def test_push_inlines_only_what_the_tool_uses() -> None:
         if isinstance(value, type) and issubclass(value, Tool) and value is not Tool
     )
     assert classes[0] == "ConvertTool"  # what from_code instantiates
+
+
+def test_a_space_module_written_before_defaults_were_pinned_says_to_update() -> None:
+    """The runtime is replaced by any `add`; a module beside it from before `parameter_defaults`
+    gets one clear error for an argument not given, never a bare KeyError or a guessed value."""
+
+    class Older(shipped.SpaceTool):
+        name = "older"
+        description = "A module from before parameter_defaults."
+        inputs = {"text": {"type": "string", "description": "t", "nullable": True}}
+        output_type = "string"
+        src, api_name = "http://127.0.0.1:1/", "/older"
+        parameter_order = ["text"]
+
+        def forward(self, text: str | None = shipped.NOT_GIVEN) -> str:
+            return self._predict({"text": text})
+
+    tool = Older()
+    tool.client = SimpleNamespace(predict=lambda *args, **kwargs: pytest.fail("nothing is sent"))
+    with pytest.raises(TypeError, match="older: no pinned default for text; `vendorgen update` regenerates"):
+        tool.forward()
