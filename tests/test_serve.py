@@ -413,19 +413,24 @@ def test_two_tools_of_one_name_are_refused(project: Project) -> None:
     assert project.run("serve", "lc", "--list").exit_code == 0
 
 
-def test_the_interpreter_is_the_projects_venv_then_the_active_one_then_this(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from vendorgen.serve import interpreter
+def script_venv(root: Path, body: str) -> Path:
+    """A virtualenv whose python is a shell script: `body`, run with the arguments."""
+    (root / "bin").mkdir(parents=True)
+    (root / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    python = root / "bin" / "python"
+    python.write_text(f"#!/bin/sh\n{body}\n")
+    python.chmod(0o755)
+    return python
 
-    active = tmp_path / "active" / "bin" / "python"
-    active.parent.mkdir(parents=True)
-    active.touch()
-    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
-    assert interpreter(tmp_path) == sys.executable
-    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "active"))
-    assert interpreter(tmp_path) == str(active)
-    own = tmp_path / ".venv" / "bin" / "python"
-    own.parent.mkdir(parents=True)
-    own.touch()
-    assert interpreter(tmp_path) == str(own)
+
+def test_serve_finds_the_interpreter_as_add_does(project: Project) -> None:
+    """One discovery order (vendorgen/project/interpreter.py): the active virtualenv comes before ./.venv."""
+    assert project.run("add", "langchain:examples.langchain_tools:toolkit", "--name", "lc").exit_code == 0
+    script_venv(project.root / ".venv", "echo 'not this one' >&2; exit 3")
+    script_venv(project.root / "active", f'exec {sys.executable} "$@"')
+    environment = {"VIRTUAL_ENV": str(project.root / "active"), "VENDORGEN_PYTHON": ""}
+    served = project.run("serve", "--list", env=environment)
+    assert served.exit_code == 0, served.stderr
+    assert "count_words" in served.stdout
+    dot_venv = project.run("serve", "--list", env={**environment, "VIRTUAL_ENV": ""})
+    assert dot_venv.exit_code == 3 and "not this one" in dot_venv.stderr

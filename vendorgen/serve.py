@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import ast
 import json
-import os
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -185,14 +183,3 @@ def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
         return [f"{module.path} is not the file {LOCK_NAME} records: `vendorgen serve` rewrites it"]
     return []
 
-
-def interpreter(root: Path) -> str:
-    """The project's Python: its .venv, else the active virtualenv, else the one running vendorgen."""
-    candidates = [root / ".venv"]
-    if os.environ.get("VIRTUAL_ENV"):
-        candidates.append(Path(os.environ["VIRTUAL_ENV"]))
-    for venv in candidates:
-        for python in (venv / "bin" / "python", venv / "Scripts" / "python.exe"):
-            if python.is_file():
-                return str(python)
-    return sys.executable

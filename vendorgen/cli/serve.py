@@ -30,7 +30,8 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
 
     Writes (or refreshes) the output package's _vendored_server.py from the
     lock, then runs `python -m <package>._vendored_server` with the project's
-    interpreter: ./.venv, else the active $VIRTUAL_ENV, else this Python.
+    interpreter: $VENDORGEN_PYTHON, else the active $VIRTUAL_ENV, else ./.venv,
+    else this Python.
     NAME picks modules or tools (default: all). A tool of an upstream MCP
     server whose description or input schema changed since it was vendored
     is refused, unless --allow-drift.
@@ -45,13 +46,14 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     import subprocess
 
     from vendorgen import serve as serving
+    from vendorgen.project import interpreter as project_interpreter
     from vendorgen.project.workspace import Workspace
 
     workspace = Workspace.discover()
     module = serving.server_module(workspace, workspace.read_lock())
     if serving.write(workspace, module):
         _echo(f"wrote {module.path}", err=True)
-    python = serving.interpreter(workspace.root)
+    python = project_interpreter.find(workspace.root).executable
     args = [python, "-m", module.dotted, *names, "--transport", transport, "--host", host, "--port", str(port)]
     args += ["--list"] * list_only + ["--allow-remote"] * allow_remote + ["--allow-drift"] * allow_drift
     args += ["--token-env", token_env] if token_env else []
