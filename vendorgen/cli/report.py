@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from vendorgen.project.config import Excluded
+from vendorgen.errors import Excluded
 from vendorgen.project.paths import LOCK_NAME
 
 if TYPE_CHECKING:

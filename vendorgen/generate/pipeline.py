@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from vendorgen import runtime_sync, sources
-from vendorgen.project.config import GENERATOR, Excluded
-from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.project.config import GENERATOR
+from vendorgen.errors import Excluded, UsageError, VendorgenError
 from vendorgen.project.fingerprint import Fingerprint
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.model import ModuleSpec
@@ -81,9 +81,7 @@ def _import_generator() -> None:
     """Import what generating needs that takes a while (jinja2, black, libcst), ahead of `module_code`."""
     import black  # noqa: F401 - the formatter imports it on first use
 
-    from vendorgen.generate import formatter  # noqa: F401
-    from vendorgen.generate import gate
-    from vendorgen.generate import render
+    from vendorgen.generate import formatter, gate, render  # noqa: F401
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from vendorgen.errors import UsageError, VendorgenError
 
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec
+    from vendorgen.publish.portable import Problem
 
 ENTRY_POINT_GROUP = "vendorgen.sources"
 
@@ -112,6 +113,18 @@ class Source:
     def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:
         """What the gate lets `module` import: `allowed_imports`, plus what this module itself names."""
         return self.allowed_imports
+
+    def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
+        """Why the module vendored from `snapshot` may not work from a Hub Space (`vendorgen push`), offline."""
+        return []
+
+    def newer_pins(self, snapshot: dict[str, Any]) -> tuple[str, ...]:
+        """`check --remote`'s lines about packages the snapshot pins that have a later version (none pinned: ())."""
+        return ()
+
+    def moved_pins(self, uri: str, snapshot: dict[str, Any]) -> str:
+        """`uri` as `update` re-inspects it: what the snapshot pins moved to its latest version."""
+        return uri
 
 
 _registry: dict[str, Source] = {}

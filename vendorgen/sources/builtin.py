@@ -8,6 +8,7 @@ Each class says what the rest of vendorgen needs to know (`vendorgen.sources.Sou
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ from vendorgen.sources import AddOptions, Source
 
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec
+    from vendorgen.publish.portable import Problem
 
 # What every generated module may import, whatever its source.
 _COMMON_IMPORTS = frozenset({"__future__.annotations", "typing.Any", "typing.Literal"})
@@ -72,6 +74,11 @@ class SpaceSource(_Shipped):
     )
     requirements = ("smolagents", "gradio_client")
 
+    def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
+        from vendorgen.publish.portable import url_problems
+
+        return url_problems(str(snapshot.get("src", "")), "its Gradio app")
+
 
 class HubSource(_Shipped):
     """A smolagents tool.py from a Hub Space, vendored as it is: it carries code the user reviews."""
@@ -128,6 +135,24 @@ class MCPSource(_Shipped):
 
     def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
         return {raw["name"]: (raw.get("description"), raw.get("inputSchema")) for raw in snapshot["tools"]}
+
+    def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
+        from vendorgen.publish.portable import stdio_problems, url_problems
+
+        server = snapshot.get("server") or {}
+        if server.get("transport") == "stdio":
+            return stdio_problems(server, root)
+        return url_problems(str(server.get("url", "")), "its MCP server")
+
+    def newer_pins(self, snapshot: dict[str, Any]) -> tuple[str, ...]:
+        from vendorgen.sources import pins  # a registry look-up: only for `check --remote`
+
+        return pins.newer(snapshot)
+
+    def moved_pins(self, uri: str, snapshot: dict[str, Any]) -> str:
+        from vendorgen.sources import pins
+
+        return pins.moved(uri, snapshot)
 
 
 class LangChainSource(_Shipped):

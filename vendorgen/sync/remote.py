@@ -12,8 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from vendorgen.sources import pins
-from vendorgen.errors import NotOffered, SourceUnreachable, VendorgenError
+from vendorgen.errors import Gone, NotOffered, SourceUnreachable, VendorgenError
 from vendorgen.project.hashing import canonical_json
 from vendorgen.sync.merge import unified_diff
 from vendorgen.sync.local import regenerate
@@ -21,7 +20,7 @@ from vendorgen.project.workspace import LockEntry, Workspace
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated
-    from vendorgen.sources import AddOptions
+    from vendorgen.sources import AddOptions, Source
 
 
 @dataclass(frozen=True)
@@ -44,10 +43,6 @@ class Upstream:
         return "error" if self.error is not None else "changed" if self.changes else "unchanged"
 
 
-class Gone(VendorgenError):
-    """The source answers but no longer offers a vendored module."""
-
-
 class Reinspector:
     """Re-inspects sources, once per source and option set (modules often share both).
 
@@ -63,7 +58,7 @@ class Reinspector:
     def snapshot(self, entry: LockEntry, locked: dict[str, Any]) -> dict[str, Any]:
         """The live snapshot of `entry`'s module, inspected with the options it was added with."""
         options = snapshot_options(locked)
-        source = pins.moved(entry.source, locked) if self.move_pins else entry.source
+        source = _kind(locked).moved_pins(entry.source, locked) if self.move_pins else entry.source
         key = source + "\0" + canonical_json(dataclasses.asdict(options))
         if key not in self.answers:
             self.answers[key] = self.unreachable.get(source) or self._inspect(source, options)
@@ -99,7 +94,7 @@ class Reinspector:
         try:
             locked = self.workspace.read_snapshot(entry)
             live = self.snapshot(entry, locked)
-            newer = pins.newer(locked)  # a pinned package's newer version is reported, not run
+            newer = _kind(locked).newer_pins(locked)  # a pinned package's newer version is reported, not run
             if canonical_json(live) == canonical_json(locked):
                 return Upstream(entry, changes=newer)
             base = regenerate(locked, self.workspace)
@@ -109,6 +104,12 @@ class Reinspector:
         except VendorgenError as exc:
             return Upstream(entry, error=exc)
         return Upstream(entry, base, new, upstream_changes(base, new) + newer)
+
+
+def _kind(snapshot: dict[str, Any]) -> Source:
+    from vendorgen import sources
+
+    return sources.load(snapshot["kind"])
 
 
 def snapshot_options(snapshot: dict[str, Any]) -> AddOptions:
