@@ -23,7 +23,8 @@ from tests.test_hub_source import SPACE, env, tool_space
 from tests.test_hub_update import NEW_TOOL_PY
 from vendorgen.runtime import RuntimeEntry
 from vendorgen.project.hashing import canonical_json, sha256_text
-from vendorgen.project.workspace import JOURNAL_NAME, LOCK_NAME, LockEntry, dump_lock
+from vendorgen.project.lockfile import LockEntry, dump_lock
+from vendorgen.project.workspace import JOURNAL_NAME, LOCK_NAME
 
 APP = "# the user's application\nprint('hello')\n"
 SECRET = "HF_TOKEN=hf_secret\n"

@@ -17,7 +17,8 @@ from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.project.paths import SERVER_FILE
 from vendorgen.runtime import RuntimeEntry
 from vendorgen.project.hashing import sha256_text
-from vendorgen.project.workspace import LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import Workspace
 
 
 @dataclass

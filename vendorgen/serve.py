@@ -23,7 +23,8 @@ from vendorgen.errors import UsageError
 from vendorgen.project.paths import SERVER_FILE
 from vendorgen.runtime import RuntimeEntry
 from vendorgen.project.hashing import sha256_text
-from vendorgen.project.workspace import LOCK_NAME, LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import LOCK_NAME, Workspace
 
 FILE_NAME = SERVER_FILE
 MODULE = FILE_NAME.removesuffix(".py")

@@ -21,7 +21,8 @@ from vendorgen.model import ModuleSpec
 from vendorgen.generate.pysource import python_text
 from vendorgen.project.requirements import ranged
 from vendorgen.sources import Source
-from vendorgen.project.workspace import SCHEMAS_DIR, LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import SCHEMAS_DIR, Workspace
 
 
 @dataclass(frozen=True)
@@ -71,17 +72,10 @@ def inspect(uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
 
 
 def _inspect(source: Source, target: str, uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
-    with sources.meanwhile(_import_generator), sources.inspecting(uri):
+    with sources.shown_wait(uri):
         snapshots = source.inspect(target, options)
     # Through JSON and back, so what is generated now is exactly what the committed snapshot regenerates.
     return [json.loads(snapshot_text(snapshot)) for snapshot in snapshots]
-
-
-def _import_generator() -> None:
-    """Import what generating needs that takes a while (jinja2, black, libcst), ahead of `module_code`."""
-    import black  # noqa: F401 - the formatter imports it on first use
-
-    from vendorgen.generate import formatter, gate, render  # noqa: F401
 
 
 @dataclass(frozen=True)

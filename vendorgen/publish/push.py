@@ -42,7 +42,8 @@ from vendorgen.sources.hub_review import review
 from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, hub_errors, within_deadline
 from vendorgen.sources.toolfile import ToolFile
 from vendorgen.project.hashing import sha256_text
-from vendorgen.project.workspace import LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import Workspace
 
 # The Space SDK installs gradio itself, at the README's `sdk_version` (the version installed here).
 _SDK_PROVIDED = "gradio"

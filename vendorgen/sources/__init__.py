@@ -25,10 +25,8 @@ The built-in kinds are declared in `vendorgen.sources.builtin`; another package 
 with an entry point in the group `vendorgen.sources` naming its `Source` subclass
 (`echo = "my_package.echo:EchoSource"`), read the first time a kind is not a built-in one,
 or by calling `register` itself. Registering imports nothing heavy: a source imports its
-client library inside `inspect`. A source wraps its wait for a server's answer in
-`waiting()`, so that the pipeline's work queued with `meanwhile` (importing the code
-generator) runs then, and so that a wait of more than a second is shown on a terminal
-(`show_waits`).
+client library inside `inspect`. The pipeline shows an `inspect` that takes more than a
+second as a wait on a terminal (`shown_wait`); a source has nothing to do for it.
 """
 
 from __future__ import annotations
@@ -37,7 +35,7 @@ import difflib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -252,68 +250,6 @@ _FLAGS = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "trust":
           "tools": "--tool", "prefix": "--prefix", "class_name": "--class", "keep_going": "--keep-going",
           "name": "--name", "token": "--token"}  # fmt: skip
 OPTION_FIELDS = tuple(_FLAGS)  # every AddOptions field but none other
-
-
-# Per thread: work queued by `meanwhile` for the next source that waits on a server, and what
-# `inspecting` says the thread waits for (`check --remote` inspects several sources at once).
-_local = threading.local()
-
-
-def _queue() -> list[Callable[[], object]]:
-    if not hasattr(_local, "queued"):
-        _local.queued = []
-    queued: list[Callable[[], object]] = _local.queued
-    return queued
-
-
-@contextmanager
-def meanwhile(work: Callable[[], object]) -> Iterator[None]:
-    """Inside the block, `work` runs in a thread while a source waits on a server (if one does)."""
-    queued = _queue()
-    queued.append(work)
-    try:
-        yield
-    finally:
-        if work in queued:  # no source waited: nothing ran it
-            queued.remove(work)
-
-
-@contextmanager
-def inspecting(uri: str) -> Iterator[None]:
-    """Inside the block, a source's `waiting()` is shown as a wait for `uri`."""
-    outer = getattr(_local, "label", "")
-    _local.label = uri
-    try:
-        yield
-    finally:
-        _local.label = outer
-
-
-@contextmanager
-def waiting() -> Iterator[None]:
-    """Around a source's wait for a server: the queued work runs in threads alongside, joined at the end.
-
-    A server that starts or answers over the network holds no GIL while it does; the
-    pipeline imports the code generator meanwhile (black, libcst, jinja2: ~0.15 s).
-    """
-    queued = _queue()
-    threads = [threading.Thread(target=_quietly, args=(work,), daemon=True) for work in queued]
-    queued.clear()
-    for thread in threads:
-        thread.start()
-    try:
-        with shown_wait(getattr(_local, "label", "") or "the source"):
-            yield
-    finally:
-        for thread in threads:
-            thread.join()
-
-
-def _quietly(work: Callable[[], object]) -> None:
-    try:
-        work()
-    except Exception:  # noqa: BLE001 - done again where it is needed, and fails there with its own message
-        pass
 
 
 # -- showing waits ---------------------------------------------------------------------------------

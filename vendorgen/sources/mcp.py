@@ -35,7 +35,7 @@ from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
 from vendorgen.generate.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
-from vendorgen.sources import AddOptions, replay_options, seconds_from_env, waiting
+from vendorgen.sources import AddOptions, replay_options, seconds_from_env
 from vendorgen.sources.builtin import MCPSource
 from vendorgen.project.workspace import find_root
 
@@ -300,7 +300,7 @@ def list_tools(
         received.stop = listing.cancel
         return await asyncio.wait_for(listing, timeout * 4 + 10)
 
-    with _client_log() as log, waiting():
+    with _client_log() as log:
         try:
             return asyncio.run(bounded())
         except (UsageError, SchemaError):

@@ -19,7 +19,7 @@ from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.sources.hub_client import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, returns_note
-from vendorgen.sources import AddOptions, waiting
+from vendorgen.sources import AddOptions
 from vendorgen.sources.builtin import SpaceSource
 
 # Components whose value is a file: sent through handle_file, as smolagents type.
@@ -124,8 +124,7 @@ def _view_api(app_url: str, token: str | bool, target: str, explicit_token: str 
         return client.view_api(return_format="dict", print_info=False)
 
     try:
-        with waiting():
-            api = within_deadline(read, f"the Gradio app at {target}")
+        api = within_deadline(read, f"the Gradio app at {target}")
     except VendorgenError:  # the deadline, a bad VENDORGEN_HUB_TIMEOUT, the byte limit
         raise
     except Exception as exc:  # gradio_client raises anything from httpx errors to ValueError

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from vendorgen.errors import VendorgenError
 from vendorgen.sync.local import LocalState, local_state
 from vendorgen.sync.remote import Reinspector, Upstream
-from vendorgen.project.workspace import LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import Workspace
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.project.fingerprint import Drift, fingerprint_drift
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.sync.merge import has_conflict_markers, unified_diff
-from vendorgen.project.workspace import LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import Workspace
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated

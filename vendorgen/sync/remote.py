@@ -16,7 +16,8 @@ from vendorgen.errors import Gone, NotOffered, SourceUnreachable, VendorgenError
 from vendorgen.project.hashing import canonical_json
 from vendorgen.sync.merge import unified_diff
 from vendorgen.sync.local import regenerate
-from vendorgen.project.workspace import LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import Workspace
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated

@@ -12,7 +12,8 @@ from vendorgen.sync.merge import merge3, unified_diff
 from vendorgen.sync.history import written_text
 from vendorgen.sync.local import regenerate
 from vendorgen.sync.remote import Reinspector, upstream_changes
-from vendorgen.project.workspace import LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import Workspace
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated
