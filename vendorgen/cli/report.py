@@ -1,4 +1,5 @@
-"""How the results of check, list, diff, update and check --remote read: text for people, and the --json rows.
+"""How the results of the commands read: text for people (check, list, diff, update, check --remote), and every
+--json row (add, remove and push too; the envelope around them is cli/output.py's `_report`).
 
 Only the CLI uses this module; vendorgen.sync returns data and says nothing itself.
 """
@@ -12,8 +13,10 @@ from vendorgen.errors import Excluded
 from vendorgen.project.paths import LOCK_NAME
 
 if TYPE_CHECKING:
+    from vendorgen.generate.pipeline import Generated
     from vendorgen.project.fingerprint import Drift
-    from vendorgen.project.workspace import LockEntry
+    from vendorgen.publish.push import SpaceFolder
+    from vendorgen.project.lockfile import LockEntry
     from vendorgen.sync.check import CheckResult
     from vendorgen.sync.diff import ModuleDiff
     from vendorgen.sync.local import LocalState
@@ -88,6 +91,48 @@ def list_json(state: LocalState) -> dict[str, Any]:
     entry = state.entry
     return {**_module(entry), "status": state.status, "tools": list(entry.tools), "revision": entry.revision,
             "problems": problems(state)}  # fmt: skip
+
+
+# -- add, remove, push ----------------------------------------------------------------------------
+
+
+def added_json(item: Generated, path: str, dry_run: bool) -> dict[str, Any]:
+    """One module `add` wrote at `path` (or, `dry_run`, would have); with its review when it carries code."""
+    module = item.module
+    row = {
+        "name": module.name,
+        "path": path,
+        "source": module.source,
+        "status": "not written" if dry_run else "written",
+        "tools": [{"name": tool.name, "class": tool.class_name} for tool in module.tools],
+        "written": not dry_run,
+    }
+    if module.carried_code:
+        from vendorgen.sources.hub_review import review
+
+        row.update(review=review(item.code).to_json(), requirements=list(module.requirements), revision=module.revision)
+    return row
+
+
+def removed_json(entry: LockEntry, deleted: Sequence[str]) -> dict[str, Any]:
+    deleted_here = [path for path in deleted if path in (entry.path, entry.schema)]
+    return {**_module(entry), "status": "removed", "deleted": deleted_here}
+
+
+def pushed_json(
+    entry: LockEntry, folder: SpaceFolder, written: list[str], repo_id: str, url: str | None, commit: str | None
+) -> dict[str, Any]:
+    """The module `push` wrote as a Space folder (`url` None: not uploaded, --dry-run)."""
+    return {
+        **_module(entry),
+        "status": "written" if url is None else "pushed",
+        "tool": folder.tool.name,
+        "files": list(folder.files),
+        "written": written,
+        "repo_id": repo_id,
+        "url": url,
+        "commit": commit,
+    }
 
 
 # -- check -----------------------------------------------------------------------------------------

@@ -205,10 +205,9 @@ def remove(names: tuple[str, ...], force: bool, as_json: bool) -> None:
     chosen = select(workspace.read_lock(), names)
     deleted = remove_modules(workspace, names, force)
     if as_json:
-        modules = [{"name": entry.name, "path": entry.path, "source": entry.source, "status": "removed",
-                    "deleted": [path for path in deleted if path in (entry.path, entry.schema)]}
-                   for entry in chosen]  # fmt: skip
-        _report(workspace, True, modules)
+        from vendorgen.cli import report
+
+        _report(workspace, True, [report.removed_json(entry, deleted) for entry in chosen])
         return
     for path in deleted:
         _say(f"deleted {_shown(workspace, path)}")
