@@ -99,7 +99,7 @@ def list_json(state: LocalState) -> dict[str, Any]:
 def added_json(item: Generated, path: str, dry_run: bool) -> dict[str, Any]:
     """One module `add` wrote at `path` (or, `dry_run`, would have); with its review when it carries code."""
     module = item.module
-    row = {
+    row: dict[str, Any] = {
         "name": module.name,
         "path": path,
         "source": module.source,
