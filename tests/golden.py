@@ -40,8 +40,8 @@ def regenerate(variant: Path, into: Path) -> None:
         _copy(EXAMPLE / relative, into / relative)
     (into / "vendorgen.lock").write_text(dump_lock(entries, runtimes))
     # PYTHONPATH: a langchain: module imports the example tools from this checkout when regenerated.
-    subprocess.run([sys.executable, "-m", "vendorgen", "update", "--offline"], cwd=into, check=True,
-                   capture_output=True, env={**os.environ, "PYTHONPATH": str(REPO)})  # fmt: skip
+    environment = {**os.environ, "PYTHONPATH": str(REPO)}
+    subprocess.run([sys.executable, "-m", "vendorgen", "update", "--offline"], cwd=into, env=environment, check=True)
 
 
 def record(root: Path) -> dict[str, bytes]:

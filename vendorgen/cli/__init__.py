@@ -39,8 +39,9 @@ def cli(debug: bool) -> None:
     _DEBUG = debug
 
 
-for command in (add.add, project.requirements, project.list_, sync.check, sync.update, sync.diff, sync.remove,
-                project.init, push.push, serve.serve):  # fmt: skip
+for command in (add.add, project.requirements, project.list_, project.init, push.push, serve.serve):
+    cli.add_command(command)
+for command in (sync.check, sync.update, sync.diff, sync.remove):
     cli.add_command(command)
 
 
