@@ -1,7 +1,8 @@
 """Golden records, one per configuration variant: golden/<variant>/ holds a pyproject.toml (and maybe
 templates/), written by hand, and what `vendorgen update --offline` makes of generated_example's
-modules under them (tools/, .vendorgen/, vendorgen.lock). `make regen-example` rewrites the records;
-tests/test_golden.py regenerates each into a temporary directory and compares, file by file.
+modules under them (tools/, .vendorgen/, vendorgen.lock), without the package files the lock lists
+(`[[runtime]]`: vendorgen's own bytes, the same in every project). `make regen-example` rewrites the
+records; tests/test_golden.py regenerates each into a temporary directory and compares, file by file.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ def regenerate(variant: Path, into: Path) -> None:
     # PYTHONPATH: a langchain: module imports the example tools from this checkout when regenerated.
     environment = {**os.environ, "PYTHONPATH": str(REPO)}
     subprocess.run([sys.executable, "-m", "vendorgen", "update", "--offline"], cwd=into, env=environment, check=True)
+    for runtime in parse_lock_text((into / "vendorgen.lock").read_text())[1]:
+        (into / runtime.path).unlink()
 
 
 def record(root: Path) -> dict[str, bytes]:
