@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, Project
-from vendorgen.config import GENERATOR
+from vendorgen.project.config import GENERATOR
 from vendorgen.package import files
-from vendorgen.projectfiles import RUNTIME_FILES
+from vendorgen.project.paths import RUNTIME_FILES
 
 TURN_1 = REPO / "tests" / "data" / "layout_0_1"  # generated_example/ before the runtime module
 TURN_2 = REPO / "tests" / "data" / "layout_0_2"  # generated_example/ with one runtime module for every kind

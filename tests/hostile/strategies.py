@@ -20,12 +20,13 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from vendorgen import __version__, pipeline
+from vendorgen import __version__
+from vendorgen.generate import pipeline
 from vendorgen.package import files
-from vendorgen.projectfiles import RUNTIME_FILES
-from vendorgen import schema as schema_walk
+from vendorgen.project.paths import RUNTIME_FILES
+from vendorgen.generate import schema as schema_walk
 from vendorgen.errors import GateError, VendorgenError
-from vendorgen.workspace import Workspace
+from vendorgen.project.workspace import Workspace
 
 # Every hostile property test runs under these settings: hypothesis' default 100 examples in CI
 # (each example vendors, formats and gates a module); the search at size is bench/bench_hostile.py,

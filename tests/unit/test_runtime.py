@@ -13,12 +13,12 @@ import pytest
 
 from vendorgen import __version__
 from vendorgen.errors import GateError
-from vendorgen.gate import check_runtime
+from vendorgen.generate.gate import check_runtime
 from vendorgen.package import files
 from vendorgen.package.inline import inline
 from vendorgen.package.shipped import _vendored_gradio as gradio
 from vendorgen.package.shipped import _vendored_mcp as mcp
-from vendorgen.projectfiles import RUNTIME_FILES
+from vendorgen.project.paths import RUNTIME_FILES
 
 
 @pytest.mark.parametrize("name", RUNTIME_FILES)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
 
-from vendorgen.projectfiles import RUNTIME_FILES, SERVER_FILE
+from vendorgen.project.paths import RUNTIME_FILES, SERVER_FILE
 
 SHIPPED = Path(__file__).resolve().parent / "shipped"
 # The sha256 of each run-time file this vendorgen version ships: the gate accepts a copy by it

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from vendorgen.package import files
-from vendorgen.projectfiles import RUNTIME_FILES
+from vendorgen.project.paths import RUNTIME_FILES
 
 _BLOCK_NOTE = "# From the vendored run time (vendorgen), inlined so that this file stands alone.\n"
 _BASES_NOTE = (

@@ -13,7 +13,7 @@ import ast
 
 from vendorgen.errors import VendorgenError
 from vendorgen.package import files
-from vendorgen.projectfiles import RUNTIME_FILES
+from vendorgen.project.paths import RUNTIME_FILES
 
 Chunks = dict[str, str]  # key (the names a statement defines, else its text) -> its lines, comments above included
 

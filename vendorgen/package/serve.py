@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from vendorgen import sources
-from vendorgen.config import GENERATOR
+from vendorgen.project.config import GENERATOR
 from vendorgen.errors import UsageError
-from vendorgen.projectfiles import RUNTIME_FILE, SERVER_FILE
-from vendorgen.hashing import sha256_text
+from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE
+from vendorgen.project.hashing import sha256_text
 from vendorgen.package import files
 from vendorgen.package.files import RuntimeEntry
-from vendorgen.workspace import LOCK_NAME, LockEntry, Workspace
+from vendorgen.project.workspace import LOCK_NAME, LockEntry, Workspace
 
 FILE_NAME = SERVER_FILE
 MODULE = FILE_NAME.removesuffix(".py")

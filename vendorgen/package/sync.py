@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from vendorgen import sources
-from vendorgen.config import GENERATOR
+from vendorgen.project.config import GENERATOR
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.hashing import sha256_text
+from vendorgen.project.hashing import sha256_text
 from vendorgen.package import files
 from vendorgen.package.files import RuntimeEntry
-from vendorgen.projectfiles import RUNTIME_FILES, SERVER_FILE
-from vendorgen.workspace import LockEntry, Workspace
+from vendorgen.project.paths import RUNTIME_FILES, SERVER_FILE
+from vendorgen.project.workspace import LockEntry, Workspace
 
 
 @dataclass
@@ -68,7 +68,7 @@ def plan(
     edited: `check` reports it). `pending`: the modules and snapshots this write brings.
     """
     entries = list(entries)
-    from vendorgen.gate import check_runtime  # libcst: only when something is written
+    from vendorgen.generate.gate import check_runtime  # libcst: only when something is written
 
     locked = {entry.path: entry for entry in workspace.read_runtimes()}
     changes = RuntimeChanges()
@@ -217,7 +217,7 @@ def _follow_server(
 
 def _merged(path: str, source: str, base: str, edited: str, shipped: str, changes: RuntimeChanges) -> str:
     """The file at `path` as this vendorgen ships it, with the edits of `source` merged in three ways from `base`."""
-    from vendorgen.merge import merge3
+    from vendorgen.sync.merge import merge3
 
     merged = merge3(base, edited, shipped, (f"{source} (your edits)", "as vendorgen wrote it", "vendorgen now"))
     moved = "" if source == path else f" (from {source})"

@@ -45,7 +45,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.projectfiles import RUNTIME_FILE, RUNTIME_FILES
+from vendorgen.project.paths import RUNTIME_FILE, RUNTIME_FILES
 
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec

@@ -11,7 +11,7 @@ import importlib
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
-from vendorgen.projectfiles import GRADIO_FILE, LANGCHAIN_FILE, MCP_FILE, RUNTIME_FILE
+from vendorgen.project.paths import GRADIO_FILE, LANGCHAIN_FILE, MCP_FILE, RUNTIME_FILE
 from vendorgen.sources import AddOptions, Source
 
 if TYPE_CHECKING:
