@@ -13,7 +13,7 @@ import tomli_w
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.project.fingerprint import Fingerprint
 from vendorgen.project.paths import LOCK_NAME, module_files, package_file
-from vendorgen.runtime import RuntimeEntry
+from vendorgen.package.files import RuntimeEntry
 
 LOCK_VERSION = 1
 
