@@ -828,6 +828,13 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     sys.exit(subprocess.call(args))
 
 
+# -- catalog -------------------------------------------------------------------------------------
+
+from vendorgen.catalog_command import catalog  # noqa: E402 (a module of its own; click alone at import)
+
+cli.add_command(catalog)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: errors become one `error: ...` line and an exit code (2 for every usage error)."""
     from vendorgen import sources

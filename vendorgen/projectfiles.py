@@ -34,8 +34,10 @@ VENDORED_HEADER = "# Vendored by vendorgen"
 RUNTIME_FILE = "_vendored_runtime.py"
 # The MCP server of the tools of one directory (vendorgen/serve.py writes it).
 SERVER_FILE = "_vendored_server.py"
+# The catalog of the tools of one directory, for agents with many tools (vendorgen/catalog.py writes it).
+CATALOG_FILE = "catalog.py"
 # The files of an output package that are not modules of their own: the lock's `[[runtime]]` entries.
-PACKAGE_FILES = (RUNTIME_FILE, SERVER_FILE)
+PACKAGE_FILES = (RUNTIME_FILE, SERVER_FILE, CATALOG_FILE)
 # A module name is a file name: bounded so that `.<name>.py.vendorgen-new` stays far below the
 # 255 bytes file systems allow for one name.
 MAX_NAME_LENGTH = 100

@@ -8,16 +8,34 @@ the last module that needs it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
 
 from vendorgen import runtime, sources
 from vendorgen.config import GENERATOR
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.projectfiles import SERVER_FILE
+from vendorgen.projectfiles import CATALOG_FILE, SERVER_FILE
 from vendorgen.runtime import RuntimeEntry
 from vendorgen.hashing import sha256_text
 from vendorgen.workspace import LockEntry, Workspace
+
+
+def _server_module() -> Callable[..., Any]:
+    from vendorgen.serve import server_module
+
+    return server_module
+
+
+def _catalog_module() -> Callable[..., Any]:
+    from vendorgen.catalog import catalog_module
+
+    return catalog_module
+
+
+# The package files rewritten from the modules beside them: what builds each (imported on use).
+DERIVED_FILES: dict[str, Callable[[], Callable[..., Any]]] = {SERVER_FILE: _server_module, CATALOG_FILE: _catalog_module}
 
 
 @dataclass
@@ -58,9 +76,9 @@ def plan(
 
     A copy vendorgen wrote is replaced by this vendorgen's; an edited one is kept (`add`,
     `remove`) or merged three ways (`update`, `merge`). A copy no module needs any more is
-    deleted, unless edited (then only with `force`); so is a server module (vendorgen.serve)
-    with no module left beside it, while one with modules is rewritten to serve them (unless
-    edited: `check` reports it). `pending`: the modules and snapshots this write brings.
+    deleted, unless edited (then only with `force`); so is a derived file (the server module,
+    the catalog) with no module left beside it, while one with modules is rewritten for them
+    (unless edited: `check` reports it). `pending`: the modules and snapshots this write brings.
     """
     entries = list(entries)
     from vendorgen.gate import check_runtime  # libcst: only when something is written
@@ -84,13 +102,12 @@ def plan(
             changes.entries.append(current_entry(path))
         else:  # edited, and either this vendorgen wrote it or this is not an update: left as it is
             changes.entries.append(entry)
-    served = {runtime.path_beside(entry.path, SERVER_FILE) for entry in entries}
     for path, entry in locked.items():
         if path in needed:
             continue
-        if runtime.is_server(path) and path in served:
-            beside = [module for module in entries if runtime.path_beside(module.path, SERVER_FILE) == path]
-            _follow_server(workspace, entry, beside, pending, changes)
+        beside = [module for module in entries if runtime.path_beside(module.path) == runtime.path_beside(path)]
+        if PurePosixPath(path).name in DERIVED_FILES and beside:
+            _follow(workspace, entry, beside, pending, changes)
             continue
         on_disk = _read(workspace, path)
         if on_disk is not None and sha256_text(on_disk) != entry.sha256 and not force:
@@ -100,23 +117,22 @@ def plan(
     return changes
 
 
-def _follow_server(
+def _follow(
     workspace: Workspace,
     entry: RuntimeEntry,
     beside: list[LockEntry],
     pending: Mapping[str, str] | None,
     changes: RuntimeChanges,
 ) -> None:
-    """Keep the server module serving the modules beside it, as `vendorgen serve` would write it now.
+    """Keep a derived package file (the server module, the catalog) in step with the modules beside it,
+    as its command would write it now.
 
     Left as it is when edited, or when it cannot be written now (a module without its tool class):
-    `check` says so, and `vendorgen serve` says why.
+    `check` says so, and its command says why.
     """
-    from vendorgen import serve
-
     on_disk = _read(workspace, entry.path)
     try:
-        module = serve.server_module(workspace, beside, pending)
+        module = DERIVED_FILES[PurePosixPath(entry.path).name]()(workspace, beside, pending)
     except (VendorgenError, KeyError, TypeError):  # a module, snapshot or lock it cannot read: `check` says
         module = None
     if module is None or module.path != entry.path or on_disk is None or sha256_text(on_disk) != entry.sha256:

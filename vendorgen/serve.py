@@ -19,13 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from vendorgen import runtime, sources
-from vendorgen.config import GENERATOR
+from vendorgen import derived, runtime, sources
 from vendorgen.errors import UsageError
 from vendorgen.projectfiles import SERVER_FILE
-from vendorgen.runtime import RuntimeEntry
-from vendorgen.hashing import sha256_text
-from vendorgen.workspace import LOCK_NAME, LockEntry, Workspace
+from vendorgen.workspace import LockEntry, Workspace
 
 FILE_NAME = SERVER_FILE
 MODULE = FILE_NAME.removesuffix(".py")
@@ -140,31 +137,15 @@ def _string_attributes(node: ast.ClassDef) -> dict[str, str]:
 
 
 def write(workspace: Workspace, module: ServerModule) -> bool:
-    """Write the server module if it or its lock entry differs; True when it changed.
-
-    The lock owns it like the runtime beside it (a `[[runtime]]` entry): written through
-    `Workspace.commit`, so never half-written, never through a link, and deleted by `remove`
-    with the last module beside it.
-    """
-    written = RuntimeEntry(module.path, sha256_text(module.text), GENERATOR)
-    with workspace.mutex():
-        files = workspace.read_runtimes()
-        on_disk = workspace.read_file(module.path)
-        if on_disk == module.text and written in files:
-            return False
-        if not workspace.project.exists(runtime.path_beside(module.path)):
-            raise UsageError(f"{module.path} needs {runtime.path_beside(module.path)}: `vendorgen update` writes it")
-        owned = any(entry.path == module.path for entry in files)
-        if on_disk is not None and not owned and not on_disk.startswith(_HEADER_START):
-            raise UsageError(f"{module.path} exists and was not written by vendorgen; move it")
-        others = [entry for entry in files if entry.path != module.path]
-        workspace.commit({module.path: module.text}, workspace.read_lock(), runtimes=[*others, written])
-    return True
+    """Write the server module if it or its lock entry differs (vendorgen.derived); True when it changed."""
+    if not workspace.project.exists(runtime.path_beside(module.path)):
+        raise UsageError(f"{module.path} needs {runtime.path_beside(module.path)}: `vendorgen update` writes it")
+    return derived.write(workspace, module.path, module.text, _HEADER_START)
 
 
 def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
     """What `check` says about the server module: missing, out of step with the lock, or not its hash."""
-    locked = {entry.path: entry for entry in workspace.read_runtimes() if runtime.is_server(entry.path)}
+    locked = {entry.path for entry in workspace.read_runtimes() if runtime.is_server(entry.path)}
     if not entries:
         left = workspace.relative(workspace.root / workspace.config.output_dir / FILE_NAME)
         return [f"{left}: nothing vendored is left to serve; delete it"] if workspace.project.exists(left) else []
@@ -175,15 +156,7 @@ def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
         module = server_module(workspace, entries)
     except UsageError:
         return []
-    on_disk = workspace.read_file(module.path)
-    entry = locked.get(module.path)
-    if on_disk is None:
-        return [f"{module.path} is missing: `vendorgen serve` writes it"]
-    if on_disk != module.text:
-        return [f"{module.path} does not serve what the lock holds: `vendorgen serve` rewrites it"]
-    if entry is None or entry.sha256 != sha256_text(on_disk):
-        return [f"{module.path} is not the file {LOCK_NAME} records: `vendorgen serve` rewrites it"]
-    return []
+    return derived.problems(workspace, module.path, module.text, "vendorgen serve", "does not serve what the lock holds")
 
 
 def interpreter(root: Path) -> str:
