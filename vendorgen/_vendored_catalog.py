@@ -212,7 +212,10 @@ def _tool_classes() -> tuple[type, type]:
             arguments = {} if arguments is None else arguments
             if not isinstance(arguments, dict):
                 raise ValueError(f"the arguments of {name} are an object of argument names and values")
-            problem = validate_tool_arguments(tool, arguments)
+            try:  # smolagents 1.20 returns the problem, later versions raise it
+                problem = validate_tool_arguments(tool, arguments)
+            except (TypeError, ValueError) as exc:
+                problem = str(exc)
             if problem:
                 raise ValueError(problem)
             return tool(**arguments)
