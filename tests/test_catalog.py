@@ -17,6 +17,7 @@ from smolagents.models import ChatMessage, MessageRole
 
 from tests.conftest import REPO, Project, new_project
 from tests.test_hostile_repo import error_line
+from vendorgen._vendored_catalog import index_entry
 from vendorgen.hashing import sha256_text
 from vendorgen.workspace import LOCK_NAME
 
@@ -113,8 +114,9 @@ def test_add_update_remove_keep_it_in_step(cataloged: Project, gradio_app: str) 
     assert CATALOG not in cataloged.run("check").stdout  # the module keeps its edit; the catalog follows it
 
     assert '"Count words."' in (cataloged.root / "tools" / "lc.py").read_text()
-    # indexed as edited: "text" is left only in the argument's name and description
-    assert '"count_words": "count:6 distinct:1 each:1 once:1 text:2 unique:1 word:5"' in (cataloged.root / CATALOG).read_text()
+    edited = cataloged.import_module("tools/lc.py").CountWordsTool
+    indexed = f'"count_words": "{index_entry("count_words", "Count words.", edited.inputs)}",'
+    assert indexed in (cataloged.root / CATALOG).read_text()  # the catalog follows the module as edited
     for name in ("lc", "text_tools", "convert"):
         assert cataloged.run("remove", name, "--force").exit_code == 0
     assert not (cataloged.root / CATALOG).exists() and CATALOG not in runtime_files(cataloged)
@@ -191,3 +193,11 @@ def test_hostile_names_and_descriptions_stay_inert(project: Project) -> None:
     line = next(line for line in agent.system_prompt.splitlines() if line.startswith("def evil("))
     assert line == 'def evil(text): """Echo it."""'
     assert not (project.root / "PWNED").exists()
+
+
+def test_unlisted_tools_stay_callable_and_find_tools_says_so(cataloged: Project) -> None:
+    tools = cataloged.import_module(CATALOG).catalog_tools(listed=False)
+    agent = CodeAgent(tools=tools, model=Scripted("final_answer(count_words(text='a b a'))"))
+    assert not any(line.startswith(("def count_words(", "def convert(")) for line in agent.system_prompt.splitlines())
+    assert "6 tools are callable by their names but not listed here" in agent.system_prompt
+    assert agent.run("go") == 3

@@ -2,7 +2,7 @@
 
 `catalog_tools()` gives an agent every tool of this package, callable under its own name, but
 shown in the system prompt as one line each (name, arguments, first sentence of the
-description), plus `find_tools(query)`: the full documentation of the tools that best match
+description; beyond LISTED_AT_MOST tools, or with `listed=False`, not at all), plus `find_tools(query)`: the full documentation of the tools that best match
 the query, best first (BM25 over the terms below, which vendorgen counted in each tool's name,
 description and arguments when it wrote this file).
 
@@ -32,10 +32,13 @@ _STOP_WORDS = frozenset(
     "a an and any are as at be by can do for from has have how i in is it its me my of on or that the this to"
     " what when which with you your".split()
 )
-_SUFFIXES = (("ies", "y"), ("sses", "ss"), ("ss", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""))
+_SUFFIXES = ("ing", "ed", "es", "s")
 _MAX_TERM = 32
 NAME_WEIGHT = 3  # a word of the tool's name counts as much as three in its description
 SUMMARY_CHARS = 100  # of the first sentence shown in the prompt
+# Up to this many tools, the prompt lists each in one line; beyond, none (only find_tools finds them):
+# at 900 tools the lines alone would be a third of the full prompt.
+LISTED_AT_MOST = 100
 K1, B = 1.2, 0.75  # BM25's usual term saturation and length normalisation
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 _SHOWN_KEYS = frozenset({"type", "description", "nullable", "default", "enum"})
@@ -48,9 +51,13 @@ def terms(text: str) -> list[str]:
 
 
 def _stem(word: str) -> str:
-    for suffix, replacement in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + replacement
+    """A crude stemmer that maps a word's common forms to one term (movie, movies -> mov; city, cities -> cit)."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    while len(word) > 3 and word[-1] in "eiy":
+        word = word[:-1]
     return word
 
 
@@ -60,8 +67,23 @@ def index_entry(name: str, description: str, inputs: dict[str, Any]) -> str:
     counts.update(terms(description))
     for argument, spec in inputs.items():
         counts.update(terms(argument))
-        counts.update(terms(str(spec.get("description", ""))) if isinstance(spec, dict) else ())
+        counts.update(term for text in _schema_text(spec) for term in terms(text))
     return " ".join(f"{term}:{count}" for term, count in sorted(counts.items()))
+
+
+def _schema_text(spec: Any) -> list[str]:
+    """The words of an argument's schema: descriptions, property names, allowed values (not the type keywords)."""
+    if isinstance(spec, dict):
+        found = []
+        for key, value in spec.items():
+            if key == "properties" and isinstance(value, dict):
+                found += [str(name) for name in value] + _schema_text(list(value.values()))
+            elif key in ("description", "enum", "items", "anyOf", "oneOf", "$defs", "examples"):
+                found += _schema_text(value)
+        return found
+    if isinstance(spec, list):
+        return [text for item in spec for text in _schema_text(item)]
+    return [spec] if isinstance(spec, str) else []
 
 
 class _Index:
@@ -134,26 +156,28 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
-def build(tool_classes: list[type], index: dict[str, str], call_tool: bool, matches: int) -> list[Any]:
+def build(
+    tool_classes: list[type], index: dict[str, str], call_tool: bool, matches: int, listed: bool | None
+) -> list[Any]:
     """What `catalog_tools` returns (see the module docstring)."""
     tools = [tool_class() for tool_class in tool_classes]
     documented = {tool.name: documentation(tool) for tool in tools}
-    find_tools = _tool_classes()[0](_Index(index), documented, matches)
+    listed = len(tools) <= LISTED_AT_MOST if listed is None else listed
+    find_tools = _tool_classes()[0](_Index(index), documented, matches, listed and not call_tool)
     if call_tool:
         return [find_tools, _tool_classes()[1]({tool.name: tool for tool in tools})]
     for tool in tools:
-        _list_briefly(tool)
+        _shorten(tool, summary(tool) if listed else "")
     return [*tools, find_tools]
 
 
-def _list_briefly(tool: Any) -> None:
-    """Show the tool in one line; its class keeps the full text (and `find_tools` returns it).
+def _shorten(tool: Any, line: str) -> None:
+    """Show the tool as `line` in the prompt; its class keeps the full text (and `find_tools` returns it).
 
     smolagents 1.21 to 1.26 render a tool with `to_code_prompt` / `to_tool_calling_prompt`; 1.20
     reads `description` and `inputs` directly, so those are shortened too (the argument
     descriptions emptied: the types, defaults and enums stay, and they are what a call is checked by).
     """
-    line = summary(tool)
     tool.description = first_sentence(tool.description)
     tool.inputs = {name: {**spec, "description": ""} for name, spec in tool.inputs.items()}
     tool.to_code_prompt = tool.to_tool_calling_prompt = lambda: line
@@ -175,9 +199,13 @@ def _tool_classes() -> tuple[type, type]:
         inputs = {"query": {"type": "string", "description": "What you want to do, in a few words."}}
         output_type = "string"
 
-        def __init__(self, index: _Index, documented: dict[str, str], matches: int) -> None:
+        def __init__(self, index: _Index, documented: dict[str, str], matches: int, listed: bool) -> None:
             super().__init__()
             self.index, self.documented, self.matches = index, documented, matches
+            if not listed:
+                self.description += (
+                    f" {len(documented)} tools are callable by their names but not listed here: find them with it."
+                )
 
         def forward(self, query: str) -> str:
             found = self.index.search(query, self.matches)

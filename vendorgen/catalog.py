@@ -37,13 +37,14 @@ _TAIL_MARK = "# -- What this project catalogs"
 _HEADER_START = _HEADER.split(":", 1)[0]
 _TAIL_END = '''
 
-def catalog_tools(call_tool: bool = False, matches: int = 5) -> list[Any]:
-    """Every tool above in one line of the prompt each, and find_tools (see the top of this file).
+def catalog_tools(call_tool: bool = False, matches: int = 5, listed: bool | None = None) -> list[Any]:
+    """Every tool above, in one line of the prompt each, and find_tools (see the top of this file).
 
     call_tool: only find_tools and call_tool, for tool-calling agents. matches: how many tools
-    find_tools documents at most.
+    find_tools documents at most. listed: whether the prompt lists the tools (default: up to
+    LISTED_AT_MOST of them).
     """
-    return build(TOOLS, INDEX, call_tool, matches)
+    return build(TOOLS, INDEX, call_tool, matches, listed)
 '''
 
 

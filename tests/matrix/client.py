@@ -136,7 +136,7 @@ def catalog_run(config: dict[str, Any]) -> list[Any]:
         def generate(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
             return ChatMessage(role=MessageRole.ASSISTANT, content=f"Thought: go.\n<code>\n{code}\n</code>")
 
-    agent = CodeAgent(tools=catalog.build(classes, index, False, 5), model=Scripted(model_id="scripted"))
+    agent = CodeAgent(tools=catalog.build(classes, index, False, 5, None), model=Scripted(model_id="scripted"))
     documented = [spec["description"] for cls in classes for spec in cls.inputs.values()]
     return [not any(text in agent.system_prompt for text in documented), *agent.run("go")]
 
