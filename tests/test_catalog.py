@@ -18,8 +18,8 @@ from smolagents.models import ChatMessage, MessageRole
 from tests.conftest import REPO, Project, new_project
 from tests.test_hostile_repo import error_line
 from vendorgen._vendored_catalog import index_entry
-from vendorgen.hashing import sha256_text
-from vendorgen.workspace import LOCK_NAME
+from vendorgen.project.hashing import sha256_text
+from vendorgen.project.workspace import LOCK_NAME
 
 CATALOG = "tools/catalog.py"
 TOOLKIT = "langchain:examples.langchain_tools:toolkit"

@@ -21,8 +21,8 @@ from typing import Any
 
 from vendorgen import derived, runtime
 from vendorgen.errors import UsageError
-from vendorgen.projectfiles import CATALOG_FILE
-from vendorgen.workspace import LockEntry, Workspace
+from vendorgen.project.paths import CATALOG_FILE
+from vendorgen.project.workspace import LockEntry, Workspace
 
 FILE_NAME = CATALOG_FILE
 MODULE = FILE_NAME.removesuffix(".py")

@@ -9,11 +9,11 @@ beside it deletes it.
 
 from __future__ import annotations
 
-from vendorgen.config import GENERATOR
+from vendorgen.project.config import GENERATOR
 from vendorgen.errors import UsageError
-from vendorgen.hashing import sha256_text
+from vendorgen.project.hashing import sha256_text
 from vendorgen.runtime import RuntimeEntry
-from vendorgen.workspace import LOCK_NAME, Workspace
+from vendorgen.project.workspace import LOCK_NAME, Workspace
 
 
 def write(workspace: Workspace, path: str, text: str, header_start: str) -> bool:

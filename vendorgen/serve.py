@@ -21,8 +21,8 @@ from pathlib import Path, PurePosixPath
 
 from vendorgen import derived, runtime, sources
 from vendorgen.errors import UsageError
-from vendorgen.projectfiles import SERVER_FILE
-from vendorgen.workspace import LockEntry, Workspace
+from vendorgen.project.paths import SERVER_FILE
+from vendorgen.project.workspace import LockEntry, Workspace
 
 FILE_NAME = SERVER_FILE
 MODULE = FILE_NAME.removesuffix(".py")

@@ -1,10 +1,13 @@
-"""`vendorgen catalog`, a command of its own module: cli.py registers it."""
+"""`vendorgen catalog`: the output package's catalog.py, for agents with many tools."""
 
 from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
 import click
+
+from vendorgen.cli.context import _workspace
+from vendorgen.cli.output import _say, _shown
 
 
 @click.command()
@@ -31,7 +34,6 @@ def catalog(out_dir: str | None) -> None:
       python -c "from tools.catalog import catalog_tools; print(catalog_tools()[-1]('weather'))"
     """
     from vendorgen import catalog as cataloging
-    from vendorgen.cli import _say, _shown, _workspace
 
     workspace = _workspace()
     entries = workspace.read_lock()
