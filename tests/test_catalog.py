@@ -15,7 +15,7 @@ import pytest
 from smolagents import CodeAgent, Model, ToolCallingAgent
 from smolagents.models import ChatMessage, MessageRole
 
-from tests.conftest import REPO, Project, new_project
+from tests.conftest import REPO, Project, mypy, new_project
 from tests.test_hostile_repo import error_line
 from vendorgen._vendored_catalog import index_entry
 from vendorgen.project.hashing import sha256_text
@@ -81,7 +81,7 @@ def test_catalog_is_a_lock_owned_file_check_compares(cataloged: Project) -> None
     assert cataloged.run("check").exit_code == 0
     assert cataloged.run("catalog").stdout == f"up to date: {CATALOG} (6 tools)\n"
 
-    cataloged.edit(CATALOG, "TOOLS = [", "TOOLS = [\n    __import__('os').system,")
+    cataloged.edit(CATALOG, "TOOLS: list[type] = [", "TOOLS: list[type] = [\n    __import__('os').system,")
     edited = cataloged.run("check")
     assert edited.exit_code == 1 and f"{CATALOG} does not catalog what the lock holds" in edited.stdout
     assert cataloged.run("catalog").exit_code == 0 and cataloged.run("check").exit_code == 0
@@ -94,7 +94,7 @@ def test_catalog_is_a_lock_owned_file_check_compares(cataloged: Project) -> None
 def test_add_update_remove_keep_it_in_step(cataloged: Project, gradio_app: str) -> None:
     assert cataloged.run("add", f"space:{gradio_app}", "--api-name", "/tone").exit_code == 0
     text = (cataloged.root / CATALOG).read_text()
-    assert "from . import tone" in text and "tone.ToneTool," in text and '"tone": "' in text
+    assert "from .tone import ToneTool\n" in text and "    ToneTool,\n" in text and '"tone": "' in text
     assert cataloged.run("check").exit_code == 0
 
     before = (cataloged.root / CATALOG).read_text()
@@ -106,7 +106,7 @@ def test_add_update_remove_keep_it_in_step(cataloged: Project, gradio_app: str) 
     assert cataloged.run("check").exit_code == 0
 
     assert cataloged.run("remove", "tone").exit_code == 0
-    assert "tone" not in (cataloged.root / CATALOG).read_text().split("# -- What this project catalogs")[1]
+    assert "tone" not in (cataloged.root / CATALOG).read_text().split("\n# -- What this project catalogs\n")[1]
     assert cataloged.run("check").exit_code == 0
 
     cataloged.edit("tools/lc.py", '"Count the words of a text."', '"Count words."')  # a local edit, then update
@@ -201,3 +201,8 @@ def test_unlisted_tools_stay_callable_and_find_tools_says_so(cataloged: Project)
     assert not any(line.startswith(("def count_words(", "def convert(")) for line in agent.system_prompt.splitlines())
     assert "6 tools are callable by their names but not listed here" in agent.system_prompt
     assert agent.run("go") == 3
+
+
+def test_the_catalog_type_checks_as_user_code(cataloged: Project) -> None:
+    checked = mypy("tools", cataloged.root)  # the package: the catalog imports its modules
+    assert checked.returncode == 0, checked.stdout

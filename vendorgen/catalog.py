@@ -12,7 +12,6 @@ the lock calls for now, as for the server module.
 
 from __future__ import annotations
 
-import ast
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -74,12 +73,7 @@ def catalog_module(
     from vendorgen import __version__
     from vendorgen._vendored_catalog import index_entry
 
-    if not entries:
-        raise UsageError("nothing vendored yet, so nothing to catalog; try `vendorgen add --help`")
-    directories = sorted({PurePosixPath(entry.path).parent.as_posix() for entry in entries})
-    if len(directories) > 1:
-        raise UsageError(f"a catalog covers one output directory; these modules are in {', '.join(directories)}")
-    path = runtime.path_beside(entries[0].path, FILE_NAME)
+    path = f"{derived.one_directory(entries, COMMAND)}/{FILE_NAME}"
     found: list[_ToolClass] = []
     for entry in sorted(entries, key=lambda entry: entry.name):
         if entry.path == path:
@@ -91,8 +85,15 @@ def catalog_module(
     names = [tool.name for tool in found]
     if twice := sorted({name for name in names if names.count(name) > 1}):
         raise UsageError(f"two vendored tools are named {', '.join(twice)}; an agent takes one tool of a name")
-    tail = [_TAIL_MARK, *(f"from . import {module}" for module in sorted({tool.module for tool in found}))]
-    tail += ["", "TOOLS = [", *(f"    {tool.module}.{tool.class_name}," for tool in found), "]"]
+    # `from .module import Class` (mypy reads no `from . import module` in a directory without __init__.py);
+    # a class name two modules share is imported under the module's name too.
+    shared = {tool.class_name for tool in found if [other.class_name for other in found].count(tool.class_name) > 1}
+    local = {id(tool): f"{tool.module}_{tool.class_name}" if tool.class_name in shared else tool.class_name for tool in found}
+    tail = [_TAIL_MARK]
+    for tool in found:
+        alias = f" as {local[id(tool)]}" if tool.class_name in shared else ""
+        tail.append(f"from .{tool.module} import {tool.class_name}{alias}")
+    tail += ["", "TOOLS: list[type] = [", *(f"    {local[id(tool)]}," for tool in found), "]"]
     tail += ["# Each tool's search terms (of its name, description and arguments) and their weights.", "INDEX = {"]
     for tool in found:
         tail.append(f"    {json.dumps(tool.name)}: {json.dumps(index_entry(tool.name, tool.description, tool.inputs))},")
@@ -103,53 +104,21 @@ def catalog_module(
 
 
 def _tool_classes(workspace: Workspace, entry: LockEntry, pending: Mapping[str, str]) -> list[_ToolClass]:
-    """Each locked tool's class in the module as it is written, with its literal name, description and inputs."""
-    text = pending[entry.path] if entry.path in pending else workspace.read_file(entry.path)
-    if text is None:
-        raise UsageError(f"{entry.path} is missing: `vendorgen update` restores it")
-    try:
-        tree = ast.parse(text)
-    except SyntaxError as exc:
-        raise UsageError(f"{entry.path} cannot be read ({exc}): `vendorgen check` says what is wrong") from None
+    """Each locked tool's class in the module as written, with its literal name, description and inputs."""
     module = PurePosixPath(entry.path).stem
     found = []
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef):
-            attributes = _literal_attributes(node)
-            name = attributes.get("name")
-            if isinstance(name, str) and name in entry.tools:
-                description = attributes.get("description")
-                inputs = attributes.get("inputs")
-                found.append(
-                    _ToolClass(
-                        module,
-                        node.name,
-                        name,
-                        description if isinstance(description, str) else "",
-                        inputs if isinstance(inputs, dict) else {},
-                    )
-                )
-    if missing := set(entry.tools) - {tool.name for tool in found}:
-        raise UsageError(
-            f"{entry.path} has no tool class for {', '.join(sorted(missing))}: `vendorgen check` says what is wrong"
+    for class_name, attributes in derived.tool_classes(workspace, entry, pending):
+        description, inputs = attributes.get("description"), attributes.get("inputs")
+        found.append(
+            _ToolClass(
+                module,
+                class_name,
+                attributes["name"],
+                description if isinstance(description, str) else "",
+                inputs if isinstance(inputs, dict) else {},
+            )
         )
     return found
-
-
-def _literal_attributes(node: ast.ClassDef) -> dict[str, Any]:
-    """The class's attributes assigned a literal (a hub tool may compute some: those are left out)."""
-    attributes = {}
-    for statement in node.body:
-        target: ast.expr | None = statement.target if isinstance(statement, ast.AnnAssign) else None
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target = statement.targets[0]
-        value = getattr(statement, "value", None)
-        if isinstance(target, ast.Name) and value is not None:
-            try:
-                attributes[target.id] = ast.literal_eval(value)
-            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-                continue
-    return attributes
 
 
 def write(workspace: Workspace, module: CatalogModule) -> bool:

@@ -9,11 +9,69 @@ beside it deletes it.
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+from typing import Any
+
 from vendorgen.project.config import GENERATOR
 from vendorgen.errors import UsageError
 from vendorgen.project.hashing import sha256_text
 from vendorgen.runtime import RuntimeEntry
-from vendorgen.project.workspace import LOCK_NAME, Workspace
+from vendorgen.project.workspace import LOCK_NAME, LockEntry, Workspace
+
+
+def one_directory(entries: list[LockEntry], command: str) -> str:
+    """The output directory of `entries`, which `command` writes one file for; refused when there are several."""
+    if not entries:
+        raise UsageError(f"nothing vendored yet, so nothing for `{command}`; try `vendorgen add --help`")
+    directories = sorted({PurePosixPath(entry.path).parent.as_posix() for entry in entries})
+    if len(directories) > 1:
+        raise UsageError(f"`{command}` covers one output directory; the lock has modules in {', '.join(directories)}")
+    return directories[0]
+
+
+def tool_classes(
+    workspace: Workspace, entry: LockEntry, pending: Mapping[str, str]
+) -> list[tuple[str, dict[str, Any]]]:
+    """(class name, attributes assigned a literal) of each locked tool's class, read from the module as written.
+
+    `pending`: files about to be written (root-relative path -> text), read instead of the disk's.
+    """
+    text = pending[entry.path] if entry.path in pending else workspace.read_file(entry.path)
+    if text is None:
+        raise UsageError(f"{entry.path} is missing: `vendorgen update` restores it")
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as exc:
+        raise UsageError(f"{entry.path} cannot be read ({exc}): `vendorgen check` says what is wrong") from None
+    found = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            attributes = _literal_attributes(node)
+            if isinstance(attributes.get("name"), str) and attributes["name"] in entry.tools:
+                found.append((node.name, attributes))
+    if missing := set(entry.tools) - {attributes["name"] for _, attributes in found}:
+        raise UsageError(
+            f"{entry.path} has no tool class for {', '.join(sorted(missing))}: `vendorgen check` says what is wrong"
+        )
+    return found
+
+
+def _literal_attributes(node: ast.ClassDef) -> dict[str, Any]:
+    """The class's attributes assigned a literal (a hub tool may compute some: those are left out)."""
+    attributes = {}
+    for statement in node.body:
+        target: ast.expr | None = statement.target if isinstance(statement, ast.AnnAssign) else None
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+        value = getattr(statement, "value", None)
+        if isinstance(target, ast.Name) and value is not None:
+            try:
+                attributes[target.id] = ast.literal_eval(value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                continue
+    return attributes
 
 
 def write(workspace: Workspace, path: str, text: str, header_start: str) -> bool:

@@ -11,7 +11,6 @@ lock owns it like the runtime beside it: a `[[runtime]]` entry (vendorgen.runtim
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import sys
@@ -57,14 +56,7 @@ def server_module(
     from vendorgen import __version__
     from vendorgen._vendored_server import definition_hashes
 
-    if not entries:
-        raise UsageError("nothing vendored yet, so nothing to serve; try `vendorgen add --help`")
-    directories = sorted({PurePosixPath(entry.path).parent.as_posix() for entry in entries})
-    if len(directories) > 1:
-        raise UsageError(
-            f"vendorgen serve serves one output directory; the lock has modules in {', '.join(directories)}"
-        )
-    directory = directories[0]
+    directory = derived.one_directory(entries, "vendorgen serve")
     parts = PurePosixPath(directory).parts
     if not parts or not all(part.isidentifier() for part in parts):
         raise UsageError(f"{directory} is not an importable package path, so it cannot be served with python -m")
@@ -74,7 +66,10 @@ def server_module(
         module = PurePosixPath(entry.path).stem
         imports.append(f"from . import {module}")
         source = sources.load(entry.kind)
-        found = _tool_classes(workspace, entry, pending or {}, source.served_name_attribute)
+        found = [
+            (class_name, attributes["name"], str(attributes.get(source.served_name_attribute, "")))
+            for class_name, attributes in derived.tool_classes(workspace, entry, pending or {})
+        ]
         classes += [f"{module}.{class_name}" for class_name, _, _ in found]
         if source.served_name_attribute:  # its upstream can change under a running server: pinned
             snapshot = json.loads(pending[entry.schema]) if pending and entry.schema in pending else None
@@ -97,43 +92,6 @@ def server_module(
     header = _HEADER.format(package=package, module=MODULE, version=__version__)
     text = header + _SHIPPED.read_text(encoding="utf-8") + "\n\n" + "\n".join(tail)
     return ServerModule(f"{directory}/{FILE_NAME}", package, text)
-
-
-def _tool_classes(
-    workspace: Workspace, entry: LockEntry, pending: Mapping[str, str], remote_name_attribute: str
-) -> list[tuple[str, str, str]]:
-    """(class, vendored name, remote name or "") of each locked tool, read from the module as it is written."""
-    text = pending[entry.path] if entry.path in pending else workspace.read_file(entry.path)
-    if text is None:
-        raise UsageError(f"{entry.path} is missing: `vendorgen update` restores it")
-    try:
-        tree = ast.parse(text)
-    except SyntaxError as exc:
-        raise UsageError(f"{entry.path} cannot be read ({exc}): `vendorgen check` says what is wrong") from None
-    found = []
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef):
-            attributes = _string_attributes(node)
-            if attributes.get("name") in entry.tools:
-                found.append((node.name, attributes["name"], attributes.get(remote_name_attribute, "")))
-    missing = set(entry.tools) - {name for _, name, _ in found}
-    if missing:
-        raise UsageError(
-            f"{entry.path} has no tool class for {', '.join(sorted(missing))}: `vendorgen check` says what is wrong"
-        )
-    return found
-
-
-def _string_attributes(node: ast.ClassDef) -> dict[str, str]:
-    attributes = {}
-    for statement in node.body:
-        target: ast.expr | None = statement.target if isinstance(statement, ast.AnnAssign) else None
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target = statement.targets[0]
-        value = getattr(statement, "value", None)
-        if isinstance(target, ast.Name) and isinstance(value, ast.Constant) and isinstance(value.value, str):
-            attributes[target.id] = value.value
-    return attributes
 
 
 def write(workspace: Workspace, module: ServerModule) -> bool:
