@@ -17,7 +17,7 @@ from smolagents.models import ChatMessage, MessageRole
 
 from tests.conftest import REPO, Project, mypy, new_project
 from tests.test_hostile_repo import error_line
-from vendorgen._vendored_catalog import index_entry
+from vendorgen.package.shipped._vendored_catalog import index_entry
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.workspace import LOCK_NAME
 

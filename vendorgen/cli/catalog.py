@@ -33,7 +33,7 @@ def catalog(out_dir: str | None) -> None:
       vendorgen catalog
       python -c "from tools.catalog import catalog_tools; print(catalog_tools()[-1]('weather'))"
     """
-    from vendorgen import catalog as cataloging
+    from vendorgen.package import catalog as cataloging
 
     workspace = _workspace()
     entries = workspace.read_lock()

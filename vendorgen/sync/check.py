@@ -18,7 +18,7 @@ class CheckResult:
     states: list[LocalState]
     extra: list[str]  # files that say they are vendored but that the lock does not list
     allow_edits: bool = False
-    runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.runtime_sync, .serve, .catalog)
+    runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.package: sync, serve, catalog)
 
     @property
     def failing(self) -> list[LocalState]:
@@ -32,11 +32,11 @@ class CheckResult:
 def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckResult:
     """The modules called `names` (default: all) compared with their files, and the extra files."""
     entries = workspace.read_lock()
-    from vendorgen import catalog, runtime_sync, serve
+    from vendorgen.package import catalog, serve, sync
 
     states = [local_state(workspace, entry) for entry in select(entries, names)]
     runtime = (
-        *runtime_sync.problems(workspace, entries, allow_edits),
+        *sync.problems(workspace, entries, allow_edits),
         *serve.problems(workspace, entries),
         *catalog.problems(workspace, entries),
     )

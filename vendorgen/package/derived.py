@@ -3,7 +3,7 @@
 Each is rewritten from the lock by its command (`vendorgen serve`, `vendorgen catalog`) and
 then owned by the lock like the runtime beside it: a `[[runtime]]` entry with the sha256 it was
 written with. `Workspace.commit` writes it, so never half-written and never through a link;
-add, update and remove keep it in step (vendorgen.runtime_sync), `remove` of the last module
+add, update and remove keep it in step (vendorgen.package.sync), `remove` of the last module
 beside it deletes it.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 from vendorgen.project.config import GENERATOR
 from vendorgen.errors import UsageError
 from vendorgen.project.hashing import sha256_text
-from vendorgen.runtime import RuntimeEntry
+from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.workspace import LOCK_NAME, LockEntry, Workspace
 
 

@@ -1,6 +1,6 @@
 """`vendorgen catalog`: the catalog module of an output package (`catalog.py`), for agents with many tools.
 
-Like the server module (vendorgen.serve), it is the same bytes in every project for a vendorgen
+Like the server module (vendorgen.package.serve), it is the same bytes in every project for a vendorgen
 version (the logic, copied verbatim from `_vendored_catalog.py`, which ships in vendorgen)
 followed by what this project catalogs: an import of each locked module, its tool classes (read
 from the files the lock checks) and the search index. It holds no remote text, so there is
@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import Any
 
-from vendorgen import derived, runtime
+from vendorgen.package import derived, files
 from vendorgen.errors import UsageError
 from vendorgen.project.paths import CATALOG_FILE
 from vendorgen.project.workspace import LockEntry, Workspace
@@ -26,7 +26,7 @@ from vendorgen.project.workspace import LockEntry, Workspace
 FILE_NAME = CATALOG_FILE
 MODULE = FILE_NAME.removesuffix(".py")
 COMMAND = "vendorgen catalog"
-_SHIPPED = Path(__file__).resolve().parent / "_vendored_catalog.py"
+_SHIPPED = files.SHIPPED / "_vendored_catalog.py"
 _HEADER = """\
 # The catalog of the tools vendorgen vendored into this directory: from .{module} import catalog_tools
 # Written by vendorgen {version}; `vendorgen catalog` writes it, add, update and remove keep it in step with the lock.
@@ -71,7 +71,7 @@ def catalog_module(
     `pending`: files about to be written (root-relative path -> text), read instead of the disk's.
     """
     from vendorgen import __version__
-    from vendorgen._vendored_catalog import index_entry
+    from vendorgen.package.shipped._vendored_catalog import index_entry
 
     path = f"{derived.one_directory(entries, COMMAND)}/{FILE_NAME}"
     found: list[_ToolClass] = []
@@ -132,7 +132,7 @@ def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
     for locked in workspace.read_runtimes():
         if PurePosixPath(locked.path).name != FILE_NAME:
             continue
-        beside = [entry for entry in entries if runtime.path_beside(entry.path, FILE_NAME) == locked.path]
+        beside = [entry for entry in entries if files.path_beside(entry.path, FILE_NAME) == locked.path]
         if not beside:
             found.append(f"{locked.path}: nothing vendored is left beside it to catalog; delete it")
             continue

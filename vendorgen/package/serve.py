@@ -6,7 +6,7 @@ vendorgen) followed by what this project serves: an import of each locked module
 classes (read from the files the lock checks) and, for MCP tools, the pinned hashes of the
 upstream definitions in the committed snapshots. Only identifiers and hex digests are
 written there, never remote text. It is rewritten whenever the lock says otherwise, and the
-lock owns it like the runtime beside it: a `[[runtime]]` entry (vendorgen.runtime_sync).
+lock owns it like the run-time files beside it: a `[[runtime]]` entry (vendorgen.package.sync).
 """
 
 from __future__ import annotations
@@ -18,14 +18,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from vendorgen import derived, runtime, sources
+from vendorgen import sources
 from vendorgen.errors import UsageError
-from vendorgen.project.paths import SERVER_FILE
+from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE
+from vendorgen.package import derived, files
 from vendorgen.project.workspace import LockEntry, Workspace
 
 FILE_NAME = SERVER_FILE
 MODULE = FILE_NAME.removesuffix(".py")
-_SHIPPED = Path(__file__).resolve().parent / FILE_NAME
+_SHIPPED = files.SHIPPED / FILE_NAME
 _HEADER = """\
 # The MCP server of the tools vendorgen vendored into this directory: python -m {package}.{module}
 # Written by vendorgen {version}; `vendorgen serve` rewrites it from vendorgen.lock, `vendorgen check` compares.
@@ -54,7 +55,7 @@ def server_module(
     `pending`: files about to be written (root-relative path -> text), read instead of the disk's.
     """
     from vendorgen import __version__
-    from vendorgen._vendored_server import definition_hashes
+    from vendorgen.package.shipped._vendored_server import definition_hashes
 
     directory = derived.one_directory(entries, "vendorgen serve")
     parts = PurePosixPath(directory).parts
@@ -95,19 +96,20 @@ def server_module(
 
 
 def write(workspace: Workspace, module: ServerModule) -> bool:
-    """Write the server module if it or its lock entry differs (vendorgen.derived); True when it changed."""
-    if not workspace.project.exists(runtime.path_beside(module.path)):
-        raise UsageError(f"{module.path} needs {runtime.path_beside(module.path)}: `vendorgen update` writes it")
+    """Write the server module if it or its lock entry differs (vendorgen.package.derived); True when it changed."""
+    core = files.path_beside(module.path, RUNTIME_FILE)
+    if not workspace.project.exists(core):
+        raise UsageError(f"{module.path} needs {core}: `vendorgen update` writes it")
     return derived.write(workspace, module.path, module.text, _HEADER_START)
 
 
 def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
     """What `check` says about the server module: missing, out of step with the lock, or not its hash."""
-    locked = {entry.path for entry in workspace.read_runtimes() if runtime.is_server(entry.path)}
+    locked = {entry.path for entry in workspace.read_runtimes() if files.is_server(entry.path)}
     if not entries:
         left = workspace.relative(workspace.root / workspace.config.output_dir / FILE_NAME)
         return [f"{left}: nothing vendored is left to serve; delete it"] if workspace.project.exists(left) else []
-    paths = {runtime.path_beside(entry.path, FILE_NAME) for entry in entries}
+    paths = {files.path_beside(entry.path, FILE_NAME) for entry in entries}
     if not locked and not any(workspace.project.exists(path) for path in paths):
         return []  # never served here: nothing to read
     try:
