@@ -11,21 +11,17 @@ lock owns it like the run-time files beside it: a `[[runtime]]` entry (vendorgen
 
 from __future__ import annotations
 
-import ast
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 from vendorgen import sources
-from vendorgen.project.config import GENERATOR
 from vendorgen.errors import UsageError
 from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE
-from vendorgen.project.hashing import sha256_text
-from vendorgen.package import files
-from vendorgen.package.files import RuntimeEntry
+from vendorgen.package import derived, files
 from vendorgen.project.lockfile import LockEntry
-from vendorgen.project.workspace import LOCK_NAME, Workspace
+from vendorgen.project.workspace import Workspace
 
 FILE_NAME = SERVER_FILE
 MODULE = FILE_NAME.removesuffix(".py")
@@ -60,14 +56,7 @@ def server_module(
     from vendorgen import __version__
     from vendorgen.package.shipped._vendored_server import definition_hashes
 
-    if not entries:
-        raise UsageError("nothing vendored yet, so nothing to serve; try `vendorgen add --help`")
-    directories = sorted({PurePosixPath(entry.path).parent.as_posix() for entry in entries})
-    if len(directories) > 1:
-        raise UsageError(
-            f"vendorgen serve serves one output directory; the lock has modules in {', '.join(directories)}"
-        )
-    directory = directories[0]
+    directory = derived.one_directory(entries, "vendorgen serve")
     parts = PurePosixPath(directory).parts
     if not parts or not all(part.isidentifier() for part in parts):
         raise UsageError(f"{directory} is not an importable package path, so it cannot be served with python -m")
@@ -77,7 +66,10 @@ def server_module(
         module = PurePosixPath(entry.path).stem
         imports.append(f"from . import {module}")
         source = sources.load(entry.kind)
-        found = _tool_classes(workspace, entry, pending or {}, source.served_name_attribute)
+        found = [
+            (class_name, attributes["name"], str(attributes.get(source.served_name_attribute, "")))
+            for class_name, attributes in derived.tool_classes(workspace, entry, pending or {})
+        ]
         classes += [f"{module}.{class_name}" for class_name, _, _ in found]
         if source.served_name_attribute:  # its upstream can change under a running server: pinned
             snapshot = json.loads(pending[entry.schema]) if pending and entry.schema in pending else None
@@ -102,70 +94,17 @@ def server_module(
     return ServerModule(f"{directory}/{FILE_NAME}", package, text)
 
 
-def _tool_classes(
-    workspace: Workspace, entry: LockEntry, pending: Mapping[str, str], remote_name_attribute: str
-) -> list[tuple[str, str, str]]:
-    """(class, vendored name, remote name or "") of each locked tool, read from the module as it is written."""
-    text = pending[entry.path] if entry.path in pending else workspace.read_file(entry.path)
-    if text is None:
-        raise UsageError(f"{entry.path} is missing: `vendorgen update` restores it")
-    try:
-        tree = ast.parse(text)
-    except SyntaxError as exc:
-        raise UsageError(f"{entry.path} cannot be read ({exc}): `vendorgen check` says what is wrong") from None
-    found = []
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef):
-            attributes = _string_attributes(node)
-            if attributes.get("name") in entry.tools:
-                found.append((node.name, attributes["name"], attributes.get(remote_name_attribute, "")))
-    missing = set(entry.tools) - {name for _, name, _ in found}
-    if missing:
-        raise UsageError(
-            f"{entry.path} has no tool class for {', '.join(sorted(missing))}: `vendorgen check` says what is wrong"
-        )
-    return found
-
-
-def _string_attributes(node: ast.ClassDef) -> dict[str, str]:
-    attributes = {}
-    for statement in node.body:
-        target: ast.expr | None = statement.target if isinstance(statement, ast.AnnAssign) else None
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target = statement.targets[0]
-        value = getattr(statement, "value", None)
-        if isinstance(target, ast.Name) and isinstance(value, ast.Constant) and isinstance(value.value, str):
-            attributes[target.id] = value.value
-    return attributes
-
-
 def write(workspace: Workspace, module: ServerModule) -> bool:
-    """Write the server module if it or its lock entry differs; True when it changed.
-
-    The lock owns it like the run-time files beside it (a `[[runtime]]` entry): written through
-    `Workspace.commit`, so never half-written, never through a link, and deleted by `remove`
-    with the last module beside it.
-    """
-    written = RuntimeEntry(module.path, sha256_text(module.text), GENERATOR)
-    with workspace.mutex():
-        locked = workspace.read_runtimes()
-        on_disk = workspace.read_file(module.path)
-        if on_disk == module.text and written in locked:
-            return False
-        core = files.path_beside(module.path, RUNTIME_FILE)
-        if not workspace.project.exists(core):
-            raise UsageError(f"{module.path} needs {core}: `vendorgen update` writes it")
-        owned = any(entry.path == module.path for entry in locked)
-        if on_disk is not None and not owned and not on_disk.startswith(_HEADER_START):
-            raise UsageError(f"{module.path} exists and was not written by vendorgen; move it")
-        others = [entry for entry in locked if entry.path != module.path]
-        workspace.commit({module.path: module.text}, workspace.read_lock(), runtimes=[*others, written])
-    return True
+    """Write the server module if it or its lock entry differs (vendorgen.package.derived); True when it changed."""
+    core = files.path_beside(module.path, RUNTIME_FILE)
+    if not workspace.project.exists(core):
+        raise UsageError(f"{module.path} needs {core}: `vendorgen update` writes it")
+    return derived.write(workspace, module.path, module.text, _HEADER_START)
 
 
 def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
     """What `check` says about the server module: missing, out of step with the lock, or not its hash."""
-    locked = {entry.path: entry for entry in workspace.read_runtimes() if files.is_server(entry.path)}
+    locked = {entry.path for entry in workspace.read_runtimes() if files.is_server(entry.path)}
     if not entries:
         left = workspace.relative(workspace.root / workspace.config.output_dir / FILE_NAME)
         return [f"{left}: nothing vendored is left to serve; delete it"] if workspace.project.exists(left) else []
@@ -176,13 +115,5 @@ def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
         module = server_module(workspace, entries)
     except UsageError:
         return []
-    on_disk = workspace.read_file(module.path)
-    entry = locked.get(module.path)
-    if on_disk is None:
-        return [f"{module.path} is missing: `vendorgen serve` writes it"]
-    if on_disk != module.text:
-        return [f"{module.path} does not serve what the lock holds: `vendorgen serve` rewrites it"]
-    if entry is None or entry.sha256 != sha256_text(on_disk):
-        return [f"{module.path} is not the file {LOCK_NAME} records: `vendorgen serve` rewrites it"]
-    return []
+    return derived.problems(workspace, module.path, module.text, "vendorgen serve", "does not serve what the lock holds")
 

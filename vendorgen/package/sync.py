@@ -10,9 +10,10 @@ that needs it.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import Any
 
 from vendorgen import sources
 from vendorgen.project.config import GENERATOR
@@ -20,7 +21,7 @@ from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.project.hashing import sha256_text
 from vendorgen.package import files
 from vendorgen.package.files import RuntimeEntry
-from vendorgen.project.paths import RUNTIME_FILES, SERVER_FILE
+from vendorgen.project.paths import CATALOG_FILE, RUNTIME_FILES, SERVER_FILE
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
 
@@ -64,8 +65,8 @@ def plan(
 
     A copy vendorgen wrote is replaced by this vendorgen's; an edited one is kept (`add`,
     `remove`) or merged three ways (`update`, `merge`). A copy no module needs any more is
-    deleted, unless edited (then only with `force`); so is a server module (vendorgen.package.serve)
-    with no module left beside it, while one with modules is rewritten to serve them (unless
+    deleted, unless edited (then only with `force`); so is a derived file (vendorgen.package.serve, .catalog)
+    with no module left beside it, while one with modules is rewritten for them (unless
     edited: `check` reports it). `pending`: the modules and snapshots this write brings.
     """
     entries = list(entries)
@@ -102,13 +103,12 @@ def plan(
         needed,
         pending or {},
     )
-    served = {files.path_beside(entry.path, SERVER_FILE) for entry in entries}
     for path, entry in locked.items():
         if path in needed:
             continue
-        if files.is_server(path) and path in served:
-            beside = [module for module in entries if files.path_beside(module.path, SERVER_FILE) == path]
-            _follow_server(workspace, entry, beside, pending, changes)
+        beside = [module for module in entries if PurePosixPath(module.path).parent == PurePosixPath(path).parent]
+        if PurePosixPath(path).name in DERIVED_FILES and beside:
+            _follow(workspace, entry, beside, pending, changes)
             continue
         on_disk = _read(workspace, path)
         if on_disk is not None and sha256_text(on_disk) != entry.sha256 and not force:
@@ -189,23 +189,22 @@ def _carried(
     return carried, sources
 
 
-def _follow_server(
+def _follow(
     workspace: Workspace,
     entry: RuntimeEntry,
     beside: list[LockEntry],
     pending: Mapping[str, str] | None,
     changes: RuntimeChanges,
 ) -> None:
-    """Keep the server module serving the modules beside it, as `vendorgen serve` would write it now.
+    """Keep a derived package file (the server module, the catalog) in step with the modules beside it,
+    as its command would write it now.
 
     Left as it is when edited, or when it cannot be written now (a module without its tool class):
-    `check` says so, and `vendorgen serve` says why.
+    `check` says so, and its command says why.
     """
-    from vendorgen.package import serve
-
     on_disk = _read(workspace, entry.path)
     try:
-        module = serve.server_module(workspace, beside, pending)
+        module = DERIVED_FILES[PurePosixPath(entry.path).name]()(workspace, beside, pending)
     except (VendorgenError, KeyError, TypeError):  # a module, snapshot or lock it cannot read: `check` says
         module = None
     if module is None or module.path != entry.path or on_disk is None or sha256_text(on_disk) != entry.sha256:
@@ -214,6 +213,22 @@ def _follow_server(
     if module.text != on_disk:
         changes.files[entry.path] = module.text
     changes.entries.append(RuntimeEntry(entry.path, sha256_text(module.text), GENERATOR))
+
+
+def _server_module() -> Callable[..., Any]:
+    from vendorgen.package.serve import server_module
+
+    return server_module
+
+
+def _catalog_module() -> Callable[..., Any]:
+    from vendorgen.package.catalog import catalog_module
+
+    return catalog_module
+
+
+# The package files rewritten from the modules beside them: what builds each (imported on use).
+DERIVED_FILES: dict[str, Callable[[], Callable[..., Any]]] = {SERVER_FILE: _server_module, CATALOG_FILE: _catalog_module}
 
 
 def _merged(path: str, source: str, base: str, edited: str, shipped: str, changes: RuntimeChanges) -> str:

@@ -39,8 +39,10 @@ LANGCHAIN_FILE = "_vendored_langchain.py"
 RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_FILE, LANGCHAIN_FILE)
 # The MCP server of the tools of one directory (vendorgen/package/serve.py writes it).
 SERVER_FILE = "_vendored_server.py"
+# The catalog of the tools of one directory, for agents with many tools (vendorgen/package/catalog.py writes it).
+CATALOG_FILE = "catalog.py"
 # The files of an output package that are not modules of their own: the lock's `[[runtime]]` entries.
-PACKAGE_FILES = (*RUNTIME_FILES, SERVER_FILE)
+PACKAGE_FILES = (*RUNTIME_FILES, SERVER_FILE, CATALOG_FILE)
 # A module name is a file name: bounded so that `.<name>.py.vendorgen-new` stays far below the
 # 255 bytes file systems allow for one name.
 MAX_NAME_LENGTH = 100
