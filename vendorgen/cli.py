@@ -447,12 +447,20 @@ def list_(as_json: bool) -> None:
         _say(f"{entry.name:<24} {state.status:<8} {_shown(workspace, entry.path):<32} {entry.source}")
 
 
+# --trust of the commands that re-inspect (vendorgen.sync.binding).
+_TRUST_UNREVIEWED = (
+    "Re-inspect a source even when the lock or snapshot says to run something other than what the "
+    "reviewed file was generated from (`vendorgen check` names what differs)."
+)
+
+
 @cli.command()
 @click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=_complete_names)
 @click.option("--remote", is_flag=True, help="Re-inspect the sources and report upstream schema changes instead.")
 @click.option("--allow-edits", is_flag=True, help="Report local edits without failing on them.")
+@click.option("--trust", is_flag=True, help=_TRUST_UNREVIEWED)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool) -> None:
+def check(names: tuple[str, ...], remote: bool, allow_edits: bool, trust: bool, as_json: bool) -> None:
     """Check vendored modules against the lock, offline; exit 1 on any difference.
 
     Regenerates each locked module from its committed snapshot and compares it
@@ -477,6 +485,8 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool
     if as_json:
         _json_mode("check")
     _refuse_together(click.get_current_context(), "remote", "allow_edits", "--remote checks upstream, not local edits")
+    if trust and not remote:
+        raise UsageError("--trust applies to --remote: an offline check runs no source")
     workspace = _workspace()
     if remote:
         from vendorgen.sync import remote as upstream
@@ -484,7 +494,7 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool
 
         entries = select(workspace.read_lock(), names)
         with _counter(len(entries), "checking sources") as advance:
-            results = upstream.check_remote(workspace, entries, advance)
+            results = upstream.check_remote(workspace, entries, advance, trust)
         code, errors = upstream.remote_exit_code(results), upstream.source_errors(results)
         if as_json:
             rows = [report.upstream_json(result) for result in results]
@@ -527,7 +537,9 @@ def _counter(total: int, label: str) -> Iterator[Callable[[int], object]]:
 @click.option(
     "--diff", "show_diff", is_flag=True, help="Print the diff of every file that would change; write nothing."
 )
-@click.option("--trust", is_flag=True, help="Take new upstream code of modules vendored as they are (hub:).")
+@click.option(
+    "--trust", is_flag=True, help=f"Take new upstream code of modules vendored as they are (hub:). {_TRUST_UNREVIEWED}"
+)
 @click.option("--json", "as_json", is_flag=True, help="Print what changed (or would) as JSON.")
 def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool, trust: bool, as_json: bool) -> None:
     """Re-inspect sources and regenerate vendored modules, keeping local edits.
@@ -597,8 +609,9 @@ def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, sho
 @cli.command()
 @click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=_complete_names)
 @click.option("--offline", is_flag=True, help="Show only local edits; do not contact the sources.")
+@click.option("--trust", is_flag=True, help=_TRUST_UNREVIEWED)
 @click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
-def diff(names: tuple[str, ...], offline: bool, as_json: bool) -> None:
+def diff(names: tuple[str, ...], offline: bool, trust: bool, as_json: bool) -> None:
     """Show each module's upstream changes and local edits, apart.
 
     Upstream: the locked snapshot against what the source answers now, as a
@@ -617,7 +630,7 @@ def diff(names: tuple[str, ...], offline: bool, as_json: bool) -> None:
     if as_json:
         _json_mode("diff")
     workspace = _workspace()
-    diffs = diff_modules(workspace, select(workspace.read_lock(), names), offline)
+    diffs = diff_modules(workspace, select(workspace.read_lock(), names), offline, trust)
     failed = [item for item in diffs if item.error is not None]
     if as_json:
         errors = [{"message": str(item.error), "source": item.local.entry.source,

@@ -42,6 +42,8 @@ def drift_reason(entry: LockEntry, drift: Drift) -> str:
         return "[tool.vendorgen] settings for it changed"
     if drift.part == "snapshot":
         return f"{entry.schema} changed since {LOCK_NAME} was written"
+    if drift.part == "binding":  # what runs: re-inspection refuses it without --trust
+        return f"{drift.locked} {drift.current}, so it runs something other than what was reviewed"
     return "its snapshot now generates different code"  # "code"
 
 

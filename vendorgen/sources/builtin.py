@@ -37,6 +37,10 @@ class _Shipped(Source):
         code = self._code()
         return code.members(target, options) if hasattr(code, "members") else super().members(target, options)
 
+    def bound_fields(self, target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+        code = self._code()
+        return code.bound_fields(target, snapshot) if hasattr(code, "bound_fields") else {}
+
 
 class SpaceSource(_Shipped):
     """Gradio apps (Hugging Face Spaces or any URL): one module per endpoint.

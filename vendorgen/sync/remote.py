@@ -16,6 +16,7 @@ from vendorgen import pins
 from vendorgen.errors import NotOffered, SourceUnreachable, VendorgenError
 from vendorgen.hashing import canonical_json
 from vendorgen.merge import unified_diff
+from vendorgen.sync.binding import refuse_unreviewed
 from vendorgen.sync.local import regenerate
 from vendorgen.workspace import LockEntry, Workspace
 
@@ -54,14 +55,17 @@ class Reinspector:
     A source found unreachable is not contacted again for its other modules: they get the same error.
     """
 
-    def __init__(self, workspace: Workspace, move_pins: bool = False) -> None:
+    def __init__(self, workspace: Workspace, move_pins: bool = False, trust: bool = False) -> None:
         self.workspace = workspace
         self.move_pins = move_pins  # update: a pinned npx/uvx package moves to its registry's latest version
+        self.trust = trust  # --trust: run a source that is not what the reviewed file was generated from
         self.answers: dict[str, list[dict[str, Any]] | VendorgenError] = {}
         self.unreachable: dict[str, SourceUnreachable] = {}
 
     def snapshot(self, entry: LockEntry, locked: dict[str, Any]) -> dict[str, Any]:
         """The live snapshot of `entry`'s module, inspected with the options it was added with."""
+        if not self.trust:
+            refuse_unreviewed(self.workspace, entry, locked)
         options = snapshot_options(locked)
         source = pins.moved(entry.source, locked) if self.move_pins else entry.source
         key = source + "\0" + canonical_json(dataclasses.asdict(options))
@@ -138,13 +142,16 @@ REMOTE_CONCURRENCY = 4
 
 
 def check_remote(
-    workspace: Workspace, entries: Sequence[LockEntry], progress: Callable[[int], object] = lambda done: None
+    workspace: Workspace,
+    entries: Sequence[LockEntry],
+    progress: Callable[[int], object] = lambda done: None,
+    trust: bool = False,
 ) -> list[Upstream]:
     """Each module compared with its source: the modules of one source in turn, up to REMOTE_CONCURRENCY
     sources at once. `progress(n)` is called (in this thread) as each source's n modules are done."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
-    reinspector = Reinspector(workspace)
+    reinspector = Reinspector(workspace, trust=trust)
     by_source: dict[str, list[LockEntry]] = {}
     for entry in entries:
         by_source.setdefault(entry.source, []).append(entry)

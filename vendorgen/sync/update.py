@@ -84,12 +84,13 @@ def plan_update(
 ) -> UpdatePlan:
     """Regenerate each module from its live source (or its snapshot when `offline`); write nothing.
 
-    New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`.
+    New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`; so is a
+    source that is not what its reviewed file was generated from (vendorgen.sync.binding).
     `progress` wraps the entries for display.
     """
     from vendorgen import runtime_sync
 
-    reinspector = Reinspector(workspace, move_pins=True)
+    reinspector = Reinspector(workspace, move_pins=True, trust=trust)
     steps, failures = [], []
     for entry in progress(entries):
         try:
