@@ -101,7 +101,7 @@ def test_trust_on_the_run_re_inspects_what_the_lock_says(example: Project) -> No
     assert result.exit_code != 0  # evil_tools' toolkit is no tool
 
     line = error_line(example.run("check", "--trust"))
-    assert line == "error: --trust applies to --remote: an offline check runs no source"
+    assert line == "error: --trust applies to --remote: an offline check asks no source"
 
 
 def test_a_clean_project_is_re_inspected_without_trust(example: Project) -> None:  # noqa: F811

@@ -452,6 +452,11 @@ _TRUST_UNREVIEWED = (
     "Re-inspect a source even when the lock or snapshot says to run something other than what the "
     "reviewed file was generated from (`vendorgen check` names what differs)."
 )
+# --pre of the commands that look for a pinned npx/uvx package's newer version (vendorgen.pins).
+_PRE = (
+    "A pinned stdio package may move to a prerelease (npm: any dist-tag; uvx: --prerelease allow); "
+    "without it only to a strictly greater stable version."
+)
 
 
 @cli.command()
@@ -459,8 +464,11 @@ _TRUST_UNREVIEWED = (
 @click.option("--remote", is_flag=True, help="Re-inspect the sources and report upstream schema changes instead.")
 @click.option("--allow-edits", is_flag=True, help="Report local edits without failing on them.")
 @click.option("--trust", is_flag=True, help=_TRUST_UNREVIEWED)
+@click.option("--pre", "prereleases", is_flag=True, help=_PRE)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def check(names: tuple[str, ...], remote: bool, allow_edits: bool, trust: bool, as_json: bool) -> None:
+def check(
+    names: tuple[str, ...], remote: bool, allow_edits: bool, trust: bool, prereleases: bool, as_json: bool
+) -> None:
     """Check vendored modules against the lock, offline; exit 1 on any difference.
 
     Regenerates each locked module from its committed snapshot and compares it
@@ -485,8 +493,9 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, trust: bool, 
     if as_json:
         _json_mode("check")
     _refuse_together(click.get_current_context(), "remote", "allow_edits", "--remote checks upstream, not local edits")
-    if trust and not remote:
-        raise UsageError("--trust applies to --remote: an offline check runs no source")
+    for flag, given in (("--trust", trust), ("--pre", prereleases)):
+        if given and not remote:
+            raise UsageError(f"{flag} applies to --remote: an offline check asks no source")
     workspace = _workspace()
     if remote:
         from vendorgen.sync import remote as upstream
@@ -494,7 +503,7 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, trust: bool, 
 
         entries = select(workspace.read_lock(), names)
         with _counter(len(entries), "checking sources") as advance:
-            results = upstream.check_remote(workspace, entries, advance, trust)
+            results = upstream.check_remote(workspace, entries, advance, trust, prereleases)
         code, errors = upstream.remote_exit_code(results), upstream.source_errors(results)
         if as_json:
             rows = [report.upstream_json(result) for result in results]
@@ -540,8 +549,11 @@ def _counter(total: int, label: str) -> Iterator[Callable[[int], object]]:
 @click.option(
     "--trust", is_flag=True, help=f"Take new upstream code of modules vendored as they are (hub:). {_TRUST_UNREVIEWED}"
 )
+@click.option("--pre", "prereleases", is_flag=True, help=_PRE)
 @click.option("--json", "as_json", is_flag=True, help="Print what changed (or would) as JSON.")
-def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool, trust: bool, as_json: bool) -> None:
+def update(
+    names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool, trust: bool, prereleases: bool, as_json: bool
+) -> None:
     """Re-inspect sources and regenerate vendored modules, keeping local edits.
 
     A file vendorgen wrote and nobody touched is replaced. An edited file is
@@ -566,7 +578,14 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
         _json_mode("update")
     workspace = _workspace()
     entries = select(workspace.read_lock(), names)
-    plan = plan_update(workspace, entries, offline, trust, progress=lambda chosen: _progress(chosen, "reading"))
+    plan = plan_update(
+        workspace,
+        entries,
+        offline,
+        trust,
+        progress=lambda chosen: _progress(chosen, "reading"),
+        prereleases=prereleases,
+    )
     preview = dry_run or show_diff
     if not preview:
         apply_update(workspace, plan.steps, plan.runtime)

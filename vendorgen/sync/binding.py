@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from vendorgen import sources
+from vendorgen.credentials import redacted
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.fingerprint import Drift
 from vendorgen.hashing import snapshot_sha256
@@ -45,7 +46,7 @@ def unbound(entry: LockEntry, snapshot: dict[str, Any]) -> list[Drift]:
     try:
         implied = sources.load(kind).bound_fields(target, snapshot)
     except VendorgenError as exc:
-        return [*found, Drift("binding", "the snapshot's source", escape_text(str(exc)))]
+        return [*found, Drift("binding", "the snapshot's source", escape_text(redacted(str(exc))))]
     for path, value in implied.items():
         recorded = _field(snapshot, path)
         if recorded != value:
@@ -66,7 +67,7 @@ def refuse_unreviewed(workspace: Workspace, entry: LockEntry, snapshot: dict[str
     if reasons:
         raise Unbound(
             f"not re-inspected: {'; '.join(reasons)}; `vendorgen check` shows it, "
-            f"pass --trust to run {escape_text(entry.source)} anyway"
+            f"pass --trust to run {_shown(entry.source)} anyway"
         )
 
 
@@ -84,4 +85,9 @@ def _field(snapshot: dict[str, Any], path: str) -> Any:
 
 
 def _mismatch(recorded: Any, expected: Any) -> str:
-    return f"is {escape_text(repr(recorded))}, not {escape_text(repr(expected))}"
+    return f"is {_shown(recorded)}, not {_shown(expected)}"
+
+
+def _shown(value: Any) -> str:
+    """A value as a printable line, a URL's user:password@ hidden (a hostile snapshot may carry one)."""
+    return escape_text(redacted(repr(value)))

@@ -55,9 +55,12 @@ class Reinspector:
     A source found unreachable is not contacted again for its other modules: they get the same error.
     """
 
-    def __init__(self, workspace: Workspace, move_pins: bool = False, trust: bool = False) -> None:
+    def __init__(
+        self, workspace: Workspace, move_pins: bool = False, trust: bool = False, prereleases: bool = False
+    ) -> None:
         self.workspace = workspace
         self.move_pins = move_pins  # update: a pinned npx/uvx package moves to its registry's latest version
+        self.prereleases = prereleases  # --pre: that version may be a prerelease
         self.trust = trust  # --trust: run a source that is not what the reviewed file was generated from
         self.answers: dict[str, list[dict[str, Any]] | VendorgenError] = {}
         self.unreachable: dict[str, SourceUnreachable] = {}
@@ -67,7 +70,7 @@ class Reinspector:
         if not self.trust:
             refuse_unreviewed(self.workspace, entry, locked)
         options = snapshot_options(locked)
-        source = pins.moved(entry.source, locked) if self.move_pins else entry.source
+        source = pins.moved(entry.source, locked, self.prereleases) if self.move_pins else entry.source
         key = source + "\0" + canonical_json(dataclasses.asdict(options))
         if key not in self.answers:
             self.answers[key] = self.unreachable.get(source) or self._inspect(source, options)
@@ -103,7 +106,7 @@ class Reinspector:
         try:
             locked = self.workspace.read_snapshot(entry)
             live = self.snapshot(entry, locked)
-            newer = pins.newer(locked)  # a pinned package's newer version is reported, not run
+            newer = pins.newer(locked, self.prereleases)  # a pinned package's newer version is reported, not run
             if canonical_json(live) == canonical_json(locked):
                 return Upstream(entry, changes=newer)
             base = regenerate(locked, self.workspace)
@@ -146,12 +149,13 @@ def check_remote(
     entries: Sequence[LockEntry],
     progress: Callable[[int], object] = lambda done: None,
     trust: bool = False,
+    prereleases: bool = False,
 ) -> list[Upstream]:
     """Each module compared with its source: the modules of one source in turn, up to REMOTE_CONCURRENCY
     sources at once. `progress(n)` is called (in this thread) as each source's n modules are done."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
-    reinspector = Reinspector(workspace, trust=trust)
+    reinspector = Reinspector(workspace, trust=trust, prereleases=prereleases)
     by_source: dict[str, list[LockEntry]] = {}
     for entry in entries:
         by_source.setdefault(entry.source, []).append(entry)
