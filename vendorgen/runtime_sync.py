@@ -152,8 +152,14 @@ def _merged(workspace: Workspace, entry: RuntimeEntry, on_disk: str, changes: Ru
 def problems(workspace: Workspace, entries: Iterable[LockEntry], allow_edits: bool = False) -> list[str]:
     """What `check` reports about the runtime copies: each with what to do about it."""
     locked = {entry.path: entry for entry in workspace.read_runtimes()}
-    found = []
-    for path in needed_paths(entries):
+    needed = needed_paths(entries)
+    # A copy the lock owns where no module needs it is still imported by whatever imports it: reported.
+    found = [
+        f"{path}: no module beside it needs the runtime: `vendorgen update` deletes it"
+        for path in sorted(locked)
+        if path not in needed and not runtime.is_server(path) and _read(workspace, path) is not None
+    ]
+    for path in needed:
         on_disk = _read(workspace, path)
         entry = locked.get(path)
         if entry is None:
