@@ -516,7 +516,8 @@ def check(
         result = check_offline(workspace, names, allow_edits)
         code = 0 if result.ok else 1
         if as_json:
-            _report(workspace, result.ok, [report.check_json(state) for state in result.states], extra=result.extra)
+            modules = [report.check_json(state) for state in result.states]
+            _report(workspace, result.ok, modules, extra=result.extra, shadows=list(result.shadows))
         else:
             _say(report.check_text(result), nl=False)
     if code:

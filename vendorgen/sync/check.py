@@ -10,6 +10,7 @@ from pathlib import Path
 
 from vendorgen.projectfiles import VENDORED_HEADER
 from vendorgen.sync.local import LocalState, local_state, select
+from vendorgen.sync.shadowing import shadows
 from vendorgen.workspace import LockEntry, Workspace
 
 
@@ -19,6 +20,7 @@ class CheckResult:
     extra: list[str]  # files that say they are vendored but that the lock does not list
     allow_edits: bool = False
     runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.runtime_sync, vendorgen.serve)
+    shadows: tuple[str, ...] = ()  # what Python would import in place of a lock-owned file (vendorgen.sync.shadowing)
 
     @property
     def failing(self) -> list[LocalState]:
@@ -26,7 +28,7 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
-        return not self.failing and not self.extra and not self.runtime
+        return not self.failing and not self.extra and not self.runtime and not self.shadows
 
 
 def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckResult:
@@ -36,7 +38,8 @@ def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = F
 
     states = [local_state(workspace, entry) for entry in select(entries, names)]
     runtime = tuple(runtime_sync.problems(workspace, entries, allow_edits)) + tuple(serve.problems(workspace, entries))
-    return CheckResult(states, extra_files(workspace, entries), allow_edits, runtime)
+    owned = [entry.path for entry in entries] + [package_file.path for package_file in workspace.read_runtimes()]
+    return CheckResult(states, extra_files(workspace, entries), allow_edits, runtime, tuple(shadows(workspace, owned)))
 
 
 def extra_files(workspace: Workspace, entries: Iterable[LockEntry]) -> list[str]:
