@@ -16,9 +16,9 @@ import pytest
 
 from tests.conftest import Project, Result
 from tests.test_hostile_repo import error_line, example, read_lock  # noqa: F401 - a fixture
-from vendorgen.hashing import snapshot_sha256
+from vendorgen.project.hashing import snapshot_sha256
 from vendorgen.runtime import RuntimeEntry
-from vendorgen.workspace import LOCK_NAME, LockEntry, dump_lock
+from vendorgen.project.workspace import LOCK_NAME, LockEntry, dump_lock
 
 MARKER = "ran.txt"
 # A module and a script that leave MARKER in the working directory (the project) when they run.

@@ -8,10 +8,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from vendorgen.projectfiles import VENDORED_HEADER
+from vendorgen.project.paths import VENDORED_HEADER
 from vendorgen.sync.local import LocalState, local_state, select
 from vendorgen.sync.shadowing import shadows
-from vendorgen.workspace import LockEntry, Workspace
+from vendorgen.project.workspace import LockEntry, Workspace
 
 
 @dataclass(frozen=True)

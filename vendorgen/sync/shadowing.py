@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from importlib import machinery
 from pathlib import PurePosixPath
 
-from vendorgen.workspace import Workspace
+from vendorgen.project.workspace import Workspace
 
 # PEP 552: the .pyc header's flags word, after the 4-byte magic number.
 _HASH_BASED = 0b01

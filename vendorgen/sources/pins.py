@@ -249,7 +249,7 @@ def latest(server: Mapping[str, Any], prereleases: bool = False) -> tuple[Spec, 
     if not isinstance(package, Mapping):
         return None
     from vendorgen.sources.mcp import resolved_argv
-    from vendorgen.workspace import find_root
+    from vendorgen.project.workspace import find_root
 
     argv = [str(word) for word in resolved_argv(server, find_root())]  # the project's paths, as the server gets them
     spec = package_spec(argv)
