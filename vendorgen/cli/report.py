@@ -68,7 +68,7 @@ def problems(state: LocalState) -> list[str]:
     error = local_error(state)
     found = [error] if error is not None else []
     if state.on_disk is None:
-        found.append(f"{entry.path} is missing: `vendorgen update {name}` restores it")
+        found.append(f"{entry.path} is missing: `vendorgen update --offline {name}` restores it from its snapshot")
     elif state.status == "conflict":
         found.append("unresolved merge conflict markers")
     elif state.edited:
