@@ -21,7 +21,7 @@ from tests.conftest import REPO, Project, Result
 from tests.servers.fakehub import FakeHub
 from tests.test_hub_source import SPACE, env, tool_space
 from tests.test_hub_update import NEW_TOOL_PY
-from vendorgen.runtime import RuntimeEntry
+from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.hashing import canonical_json, sha256_text
 from vendorgen.project.workspace import JOURNAL_NAME, LOCK_NAME, LockEntry, dump_lock
 
@@ -333,7 +333,7 @@ def test_a_runtime_copy_the_lock_owns_where_no_module_needs_it_fails_check(fakeh
 
     result = project.run("check")
     assert result.exit_code == 1, result.stdout
-    assert "tools/_vendored_runtime.py: no module beside it needs the runtime" in result.stdout
+    assert "tools/_vendored_runtime.py: no module beside it needs this run-time file" in result.stdout
 
 
 def project_entries(project: Project) -> list[LockEntry]:
