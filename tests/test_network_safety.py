@@ -133,6 +133,9 @@ def test_a_snapshot_with_credentials_is_not_regenerated(project: Project, gradio
     assert result.exit_code != 0
     assert "the URL carries credentials" in result.stderr and PASSWORD not in result.stderr + result.stdout
     assert project.snapshot() == before
+    check = project.run("check")  # the snapshot's src is not its source's either: said without the password
+    assert check.exit_code == 1 and "the snapshot's src is 'http://***@" in check.stdout
+    assert PASSWORD not in check.stdout + check.stderr
 
 
 TRICKLE_ENV = {"VENDORGEN_HUB_TIMEOUT": "3"}

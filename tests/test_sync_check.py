@@ -110,7 +110,9 @@ def test_a_local_edit_fails_with_its_diff_unless_edits_are_allowed(copy: Project
 
 def test_a_missing_file_fails_and_update_restores_it(copy: Project, sample: dict[str, bytes]) -> None:
     (copy.root / "tools/convert.py").unlink()
-    check_fails_then_update_fixes(copy, "convert (tools/convert.py): missing", "`vendorgen update convert` restores it")
+    check_fails_then_update_fixes(
+        copy, "convert (tools/convert.py): missing", "`vendorgen update --offline convert` restores it from its snapshot"
+    )
     assert (copy.root / "tools/convert.py").read_bytes() == sample["tools/convert.py"]
 
 
@@ -282,7 +284,8 @@ def test_list_shows_each_status(copy: Project) -> None:
     (copy.root / "tools/describe.py").unlink()
     rows = {row["name"]: row for row in json.loads(copy.run("list", "--json").stdout)["modules"]}
     assert {name: row["status"] for name, row in rows.items()} == {"convert": "edited", "describe": "missing"}
-    assert rows["describe"]["problems"] == ["tools/describe.py is missing: `vendorgen update describe` restores it"]
+    missing = "tools/describe.py is missing: `vendorgen update --offline describe` restores it from its snapshot"
+    assert rows["describe"]["problems"] == [missing]
 
     copy.edit("tools/convert.py", "        # mine\n", "<<<<<<< mine\n=======\n>>>>>>> theirs\n")
     assert copy.run("update", "--offline", "describe").exit_code == 0

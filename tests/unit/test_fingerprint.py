@@ -19,7 +19,7 @@ from vendorgen.sync.local import lock_drift
 from vendorgen.project.lockfile import LockEntry, parse_lock_text, dump_lock
 from vendorgen.project.workspace import Workspace
 
-SNAPSHOT = {"kind": "space", "name": "convert"}
+SNAPSHOT = {"kind": "space", "source": "space:http://127.0.0.1:7860/", "src": "http://127.0.0.1:7860/", "name": "convert"}
 
 
 def entry(**table: object) -> LockEntry:
@@ -90,6 +90,8 @@ def test_drift_is_computed_field_by_field() -> None:
         (Drift("settings", "", "ab"), "[tool.vendorgen] settings for it changed"),
         (Drift("snapshot", "ab", "cd"), ".vendorgen/schemas/convert.json changed since vendorgen.lock was written"),
         (Drift("code"), "its snapshot now generates different code"),
+        (Drift("binding", "the lock's source", "is 'a', not 'b'"),
+         "the lock's source is 'a', not 'b', so it runs something other than what was reviewed"),
     ],
 )
 def test_each_drift_reads_as_what_moved(drift: Drift, reason: str) -> None:
@@ -103,3 +105,7 @@ def test_lock_drift_names_each_part_that_moved(tmp_path: Path) -> None:
     assert [drift.part for drift in lock_drift(workspace, old, {**SNAPSHOT, "name": "other"})] == [
         "generator", "templates", "settings", "snapshot",
     ]  # fmt: skip
+    elsewhere = {**SNAPSHOT, "src": "http://127.0.0.1:9/"}  # what the generated code calls is not its source
+    assert lock_drift(workspace, entry(schema_sha256=sha256_text(canonical_json(elsewhere))), elsewhere) == [
+        Drift("binding", "the snapshot's src", "is 'http://127.0.0.1:9/', not 'http://127.0.0.1:7860/'")
+    ]

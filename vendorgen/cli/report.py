@@ -45,6 +45,8 @@ def drift_reason(entry: LockEntry, drift: Drift) -> str:
         return "[tool.vendorgen] settings for it changed"
     if drift.part == "snapshot":
         return f"{entry.schema} changed since {LOCK_NAME} was written"
+    if drift.part == "binding":  # what runs: re-inspection refuses it without --trust
+        return f"{drift.locked} {drift.current}, so it runs something other than what was reviewed"
     return "its snapshot now generates different code"  # "code"
 
 
@@ -69,7 +71,7 @@ def problems(state: LocalState) -> list[str]:
     error = local_error(state)
     found = [error] if error is not None else []
     if state.on_disk is None:
-        found.append(f"{entry.path} is missing: `vendorgen update {name}` restores it")
+        found.append(f"{entry.path} is missing: `vendorgen update --offline {name}` restores it from its snapshot")
     elif state.status == "conflict":
         found.append("unresolved merge conflict markers")
     elif state.edited:
@@ -152,6 +154,7 @@ def check_text(result: CheckResult) -> str:
     for path in result.extra:
         lines.append(f"{path}: extra: it says it is vendored, but {LOCK_NAME} does not list it")
     lines += [f"runtime: {problem}" for problem in result.runtime]
+    lines += [f"shadow: {problem}" for problem in result.shadows]
     total = len(result.states)
     if result.ok:
         edited = sum(state.status == "edited" for state in result.states)
@@ -160,6 +163,7 @@ def check_text(result: CheckResult) -> str:
     else:
         extra = f", {_plural(len(result.extra), 'extra file')}" if result.extra else ""
         extra += ", the runtime module differs" if result.runtime else ""
+        extra += f", {_plural(len(result.shadows), 'file')} shadowing vendored ones" if result.shadows else ""
         lines.append(f"check failed: {len(result.failing)} of {total} vendored modules differ{extra}")
     return "\n".join(lines) + "\n"
 

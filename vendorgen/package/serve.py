@@ -17,10 +17,12 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from vendorgen import sources
-from vendorgen.errors import UsageError
-from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE
+from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.generate.literals import escape_text
 from vendorgen.package import derived, files
+from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE
 from vendorgen.project.workspace import Workspace
 
 FILE_NAME = SERVER_FILE
@@ -103,17 +105,30 @@ def write(workspace: Workspace, module: ServerModule) -> bool:
 
 
 def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
-    """What `check` says about the server module: missing, out of step with the lock, or not its hash."""
-    locked = {entry.path for entry in workspace.read_runtimes() if files.is_server(entry.path)}
-    if not entries:
-        left = workspace.relative(workspace.root / workspace.config.output_dir / FILE_NAME)
-        return [f"{left}: nothing vendored is left to serve; delete it"] if workspace.project.exists(left) else []
-    paths = {files.path_beside(entry.path, FILE_NAME) for entry in entries}
-    if not locked and not any(workspace.project.exists(path) for path in paths):
-        return []  # never served here: nothing to read
+    """What `check` says about the server modules, each output directory's: missing, out of step with the
+    lock, not its hash, or one that cannot be verified (never a pass). One the lock owns with no module
+    beside it any more, or one left where nothing is vendored, is reported too."""
+    locked = {entry.path: entry for entry in workspace.read_runtimes() if files.is_server(entry.path)}
+    beside: dict[str, list[LockEntry]] = {}
+    for entry in entries:
+        beside.setdefault(files.path_beside(entry.path, FILE_NAME), []).append(entry)
+    found = []
+    left = workspace.relative(workspace.root / workspace.config.output_dir / FILE_NAME)
+    for path in sorted((set(locked) | {left}) - set(beside)):
+        if workspace.project.exists(path):
+            found.append(f"{path}: nothing vendored is left to serve beside it; delete it")
+    for path, modules in sorted(beside.items()):
+        if path in locked or workspace.project.exists(path):
+            found += _server_problems(workspace, path, modules, locked.get(path))
+    return found
+
+
+def _server_problems(
+    workspace: Workspace, path: str, modules: list[LockEntry], entry: RuntimeEntry | None
+) -> list[str]:
     try:
-        module = server_module(workspace, entries)
-    except UsageError:
-        return []
+        module = server_module(workspace, modules)
+    except (VendorgenError, KeyError, TypeError) as exc:  # a module, snapshot or lock it cannot read
+        return [f"{path} cannot be verified ({escape_text(str(exc))}): `vendorgen serve` says what is wrong"]
     return derived.problems(workspace, module.path, module.text, "vendorgen serve", "does not serve what the lock holds")
 

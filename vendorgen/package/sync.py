@@ -248,8 +248,14 @@ def _merged(path: str, source: str, base: str, edited: str, shipped: str, change
 def problems(workspace: Workspace, entries: Iterable[LockEntry], allow_edits: bool = False) -> list[str]:
     """What `check` reports about the runtime copies: each with what to do about it."""
     locked = {entry.path: entry for entry in workspace.read_runtimes()}
-    found = []
-    for path, name in needed_paths(entries).items():
+    needed = needed_paths(entries)
+    # A file the lock owns where no module needs it is still imported by whatever imports it: reported.
+    found = [
+        f"{path}: no module beside it needs this run-time file: `vendorgen update` deletes it"
+        for path in sorted(locked)
+        if path not in needed and not files.is_server(path) and _read(workspace, path) is not None
+    ]
+    for path, name in needed.items():
         on_disk = _read(workspace, path)
         entry = locked.get(path)
         if entry is None:

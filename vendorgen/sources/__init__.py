@@ -105,6 +105,13 @@ class Source:
         """The sources `<kind>:<target>` stands for; itself, unless the kind is a collection of others."""
         return [f"{self.kind}:{target}"]
 
+    def bound_fields(self, target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+        """What `<kind>:<target>` and the options `snapshot` records decide of what its generated code runs
+        (a command, a module, where a token goes), derived with no I/O: {dotted path in the snapshot:
+        value}. `check` reports a snapshot that disagrees; re-inspection refuses it
+        (vendorgen.sync.binding). Empty when nothing beside `source` decides it."""
+        return {}
+
     def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
         """What `vendorgen serve` pins of each upstream tool: (description, input schema) as the source
         lists them live, so a server can refuse a tool that changed since it was reviewed; keyed by the
@@ -120,12 +127,13 @@ class Source:
         """Why the module vendored from `snapshot` may not work from a Hub Space (`vendorgen push`), offline."""
         return []
 
-    def newer_pins(self, snapshot: dict[str, Any]) -> tuple[str, ...]:
-        """`check --remote`'s lines about packages the snapshot pins that have a later version (none pinned: ())."""
+    def newer_pins(self, snapshot: dict[str, Any], prereleases: bool = False) -> tuple[str, ...]:
+        """`check --remote`'s lines about packages the snapshot pins that have a later version (none pinned: ());
+        a prerelease counts only with `prereleases` (`--pre`)."""
         return ()
 
-    def moved_pins(self, uri: str, snapshot: dict[str, Any]) -> str:
-        """`uri` as `update` re-inspects it: what the snapshot pins moved to its latest version."""
+    def moved_pins(self, uri: str, snapshot: dict[str, Any], prereleases: bool = False) -> str:
+        """`uri` as `update` re-inspects it: what the snapshot pins moved to its latest version (`--pre`: prereleases too)."""
         return uri
 
 

@@ -40,6 +40,10 @@ class _Shipped(Source):
         code = self._code()
         return code.members(target, options) if hasattr(code, "members") else super().members(target, options)
 
+    def bound_fields(self, target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+        code = self._code()
+        return code.bound_fields(target, snapshot) if hasattr(code, "bound_fields") else {}
+
 
 class SpaceSource(_Shipped):
     """Gradio apps (Hugging Face Spaces or any URL): one module per endpoint.
@@ -147,15 +151,15 @@ class MCPSource(_Shipped):
             return stdio_problems(server, root)
         return url_problems(str(server.get("url", "")), "its MCP server")
 
-    def newer_pins(self, snapshot: dict[str, Any]) -> tuple[str, ...]:
+    def newer_pins(self, snapshot: dict[str, Any], prereleases: bool = False) -> tuple[str, ...]:
         from vendorgen.sources import pins  # a registry look-up: only for `check --remote`
 
-        return pins.newer(snapshot)
+        return pins.newer(snapshot, prereleases)
 
-    def moved_pins(self, uri: str, snapshot: dict[str, Any]) -> str:
+    def moved_pins(self, uri: str, snapshot: dict[str, Any], prereleases: bool = False) -> str:
         from vendorgen.sources import pins
 
-        return pins.moved(uri, snapshot)
+        return pins.moved(uri, snapshot, prereleases)
 
 
 class LangChainSource(_Shipped):

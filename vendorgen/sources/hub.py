@@ -98,6 +98,11 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     )
 
 
+def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+    """`update` fetches tool.py from the Space `hub:<target>` names: the one the snapshot was read from."""
+    return {"repo_id": parse_target(target)[0]}
+
+
 def parse_target(target: str) -> tuple[str, str | None]:
     """`owner/space@revision` -> (`owner/space`, `revision`); the revision may contain slashes (refs/pr/1)."""
     repo_id, sep, revision = target.partition("@")

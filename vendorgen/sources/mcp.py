@@ -106,6 +106,23 @@ def _stdio_target(command_line: str, options: AddOptions) -> dict[str, Any]:
     return server
 
 
+def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+    """The server the generated code starts or connects to (its `SERVER`) is the one `mcp:<target>` names,
+    and a stdio server gets the environment names it was added with. Read with no I/O: a command line
+    is split, never pinned (its package version is already written in it)."""
+    if not target.startswith("stdio:"):
+        transport, url = ("sse", target[len("sse:") :]) if target.startswith("sse:") else ("streamable-http", target)
+        return {"server.transport": transport, "server.url": url}
+    try:
+        argv = shlex.split(target[len("stdio:") :])
+    except ValueError as exc:
+        raise UsageError(f"cannot split the stdio command line: {exc}") from None
+    options = snapshot.get("options", {})  # absent: added before options were recorded, with no --env
+    env = options.get("env", []) if isinstance(options, dict) else None
+    return {"server.transport": "stdio", "server.command": argv[0] if argv else None, "server.args": argv[1:],
+            "server.env": env}  # fmt: skip
+
+
 def portable_argv(argv: list[str], root: Path) -> tuple[list[str], list[int]]:
     """`argv` with every path inside the project made relative to its root, and their indices.
 

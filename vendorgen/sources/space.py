@@ -81,6 +81,11 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     return snapshots
 
 
+def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+    """The app the generated code calls (and sends a token to) is the one `space:<target>` names."""
+    return {"src": target}
+
+
 def _charge(endpoint: Any, listing: limits.NodeBudget) -> None:
     """Spend from `listing` what the endpoint's types cost once their `$ref`s are inlined (as `build`
     will). Anything else wrong with them is for `build` to say, endpoint by endpoint (`--keep-going`)."""

@@ -12,6 +12,7 @@ from vendorgen.project.paths import VENDORED_HEADER
 from vendorgen.sync.local import LocalState, local_state, select
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
+from vendorgen.sync.shadowing import shadows
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class CheckResult:
     extra: list[str]  # files that say they are vendored but that the lock does not list
     allow_edits: bool = False
     runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.package: sync, serve, catalog)
+    shadows: tuple[str, ...] = ()  # what Python would import in place of a lock-owned file (vendorgen.sync.shadowing)
 
     @property
     def failing(self) -> list[LocalState]:
@@ -27,7 +29,7 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
-        return not self.failing and not self.extra and not self.runtime
+        return not self.failing and not self.extra and not self.runtime and not self.shadows
 
 
 def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckResult:
@@ -41,7 +43,8 @@ def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = F
         *serve.problems(workspace, entries),
         *catalog.problems(workspace, entries),
     )
-    return CheckResult(states, extra_files(workspace, entries), allow_edits, runtime)
+    owned = [entry.path for entry in entries] + [package_file.path for package_file in workspace.read_runtimes()]
+    return CheckResult(states, extra_files(workspace, entries), allow_edits, runtime, tuple(shadows(workspace, owned)))
 
 
 def extra_files(workspace: Workspace, entries: Iterable[LockEntry]) -> list[str]:

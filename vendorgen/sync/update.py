@@ -82,15 +82,17 @@ def plan_update(
     offline: bool = False,
     trust: bool = False,
     progress: Callable[[Sequence[LockEntry]], Iterable[LockEntry]] = iter,
+    prereleases: bool = False,
 ) -> UpdatePlan:
     """Regenerate each module from its live source (or its snapshot when `offline`); write nothing.
 
-    New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`.
-    `progress` wraps the entries for display.
+    New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`; so is a
+    source that is not what its reviewed file was generated from (vendorgen.sync.binding).
+    `progress` wraps the entries for display; `prereleases` lets a pinned package move to a prerelease.
     """
     from vendorgen.package import sync
 
-    reinspector = Reinspector(workspace, move_pins=True)
+    reinspector = Reinspector(workspace, move_pins=True, trust=trust, prereleases=prereleases)
     steps, failures = [], []
     for entry in progress(entries):
         try:
