@@ -239,14 +239,15 @@ def test_a_hub_token_goes_only_where_the_user_sends_it(vendored: Project, monkey
     assert implicit(value=1, from_unit="km", to_unit="m") == 1000.0
     module = vendored.import_module("tools/_vendored_runtime.py")
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
-    assert module._space_token("owner/space", None) is None  # gradio_client sends HF_TOKEN to the Hub
-    assert module._space_token("https://owner-space.hf.space/", None) is None
-    assert module._space_token("http://127.0.0.1:9/spaces/owner/space", None) is None  # the Hub, as HF_ENDPOINT says
-    assert module._space_token("https://127.0.0.1:9/spaces/owner/space", None) is False  # another origin
-    assert module._space_token("http://owner-space.hf.space/", None) is False  # the token in clear text
-    assert module._space_token("http://127.0.0.1:7860/", None) is False  # no token at all, not even a saved one
-    assert module._space_token("https://evil.example/hf.space", None) is False
-    assert module._space_token("https://evil.example/", "hf_explicit") == "hf_explicit"
+    hub_url = "http://127.0.0.1:9/spaces/owner/space"
+    assert module._space_address(hub_url, None) == (hub_url, None)  # the Hub, as HF_ENDPOINT says
+    for url in ("https://127.0.0.1:9/spaces/owner/space",  # another origin
+                "https://owner-space.hf.space/",  # an app URL names no Space, as for `vendorgen add`
+                "http://owner-space.hf.space/",  # the token in clear text
+                "http://127.0.0.1:7860/",  # no token at all, not even a saved one
+                "https://evil.example/hf.space"):  # fmt: skip
+        assert module._space_address(url, None) == (url, False)
+    assert module._space_address("https://evil.example/", "hf_explicit") == ("https://evil.example/", "hf_explicit")
 
 
 
@@ -261,8 +262,8 @@ def test_without_hf_endpoint_the_runtime_takes_huggingface_hubs_default_hub(
     default_hub = printed.stdout.strip()
     monkeypatch.delenv("HF_ENDPOINT")
     module = vendored.import_module("tools/_vendored_runtime.py")
-    assert module._space_token(f"{default_hub}/spaces/owner/space", None) is None
-    assert module._space_token("http://127.0.0.1:9/spaces/owner/space", None) is False
+    assert module._space_address(f"{default_hub}/spaces/owner/space", None)[1] is None
+    assert module._space_address("http://127.0.0.1:9/spaces/owner/space", None)[1] is False
 
 def test_a_code_agent_calls_a_vendored_tool(vendored: Project) -> None:
     from smolagents import CodeAgent

@@ -18,6 +18,7 @@ import contextvars
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -170,12 +171,12 @@ class SpaceTool(_VendoredTool, Tool):
 
         with _needs("gradio_client"):
             from gradio_client import Client
-        token = _space_token(self.src, self.token)
         # gradio_client 2 takes `token`, 1.x `hf_token`; False sends no token, not even a saved one.
         keyword = "token" if "token" in inspect.signature(Client).parameters else "hf_token"
         with _gradio_errors(self.src):
+            address, token = _space_address(self.src, self.token)
             try:
-                self.client = Client(self.src, verbose=False, **{keyword: token})
+                self.client = Client(address, verbose=False, **{keyword: token})
             except (ValueError, TypeError) as exc:  # an older gradio_client cannot read a Gradio 5+ app's API
                 raise ConnectionError(
                     f"cannot read the API of the Gradio app {self.src} ({_reason(exc)}); "
@@ -224,27 +225,47 @@ class SpaceTool(_VendoredTool, Tool):
                 os.remove(path)
 
 
-def _space_token(src: str, explicit: str | None) -> str | bool | None:
-    """The Hub token for `src`: the one passed in, for any host; else HF_TOKEN, only for the Hub.
+def _space_address(src: str, explicit: str | None) -> tuple[str, str | bool | None]:
+    """Where to connect for `src`, and the Hub token to send there: the one passed in, for any host;
+    else the machine's (HF_TOKEN, the saved login) only where `_token_allowed` says.
 
-    A Space named owner/name, the Hub itself (the origin of HF_ENDPOINT, as huggingface_hub reads
-    it) and https *.hf.space get HF_TOKEN (None lets gradio_client read it, or the saved login);
-    any other origin gets False: no token at all.
+    None lets gradio_client read the machine's token; False sends no token at all. A Space named
+    owner/name is looked up on the Hub (with the token) first: gradio_client would send the token
+    to whatever host the Hub names, so a host that is not the Space's own gets the app URL and False.
     """
+    hub = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
     if explicit:
-        return explicit
-    if "://" not in src:
-        return None
+        return src, explicit
+    if "://" in src:
+        return src, None if _token_allowed(src, None, hub) else False
+    from huggingface_hub import HfApi
+
+    host = HfApi(endpoint=hub).space_info(src).host or ""
+    return (src, None) if _token_allowed(host, src, hub) else (host or src, False)
+
+
+def _token_allowed(url: str, space_id: str | None, hub_endpoint: str) -> bool:
+    """Whether a request to `url` may carry the machine's Hub token: the Hub itself (the scheme, host
+    and port of `hub_endpoint`, HF_ENDPOINT) and, when the source names the Space `space_id`, that
+    Space's own https://<owner>-<name>.hf.space host. Not an app URL on *.hf.space: it names no Space.
+
+    The same rule as vendorgen's `hubclient.token_allowed`, which decides what `add` sends; a test
+    holds the two to one table.
+    """
     try:
-        target = urlsplit(src)
-        hub = urlsplit(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
-        origins = ((target.scheme, target.hostname, target.port), (hub.scheme, hub.hostname, hub.port))
+        target, hub = urlsplit(url), urlsplit(hub_endpoint)
+        target_port, hub_port = target.port, hub.port
     except ValueError:  # a port that is not a number
         return False
-    if target.hostname and origins[0] == origins[1]:
-        return None
-    space = target.scheme == "https" and target.port in (None, 443) and (target.hostname or "").endswith(".hf.space")
-    return None if space else False
+    host = (target.hostname or "").lower()
+    if not host:
+        return False
+    if (target.scheme, host, target_port) == (hub.scheme, (hub.hostname or "").lower(), hub_port):
+        return True
+    if space_id is None or target.scheme != "https" or target_port not in (None, 443):
+        return False
+    subdomain = re.sub(r"[^a-z0-9]+", "-", space_id.lower()).strip("-")
+    return host in (f"{subdomain}.hf.space", f"{subdomain}.static.hf.space")
 
 
 @contextmanager
