@@ -145,8 +145,12 @@ def test_zero_outputs_return_none(vendored: Project) -> None:
     assert nothing(note="x") is None
 
 
-def test_image_input_accepts_pil_and_path_and_returns_agent_image(vendored: Project, tmp_path: Path) -> None:
+def test_image_input_accepts_pil_and_path_and_returns_agent_image(
+    vendored: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from smolagents.agent_types import AgentImage
+
+    monkeypatch.chdir(tmp_path)  # a file argument is read from the working directory (or the project)
 
     thumbnail = tool(vendored, "thumbnail")
     picture = Image.new("RGB", (100, 50), "red")
@@ -168,7 +172,8 @@ def test_image_input_sends_a_url_as_a_file(vendored: Project) -> None:
         tool(vendored, "thumbnail")(image="http://127.0.0.1:9/picture.png", size=16)
 
 
-def test_file_input_uploads_a_local_file(vendored: Project, tmp_path: Path) -> None:
+def test_file_input_uploads_a_local_file(vendored: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     path = tmp_path / "data.bin"
     path.write_bytes(b"vendorgen")
     info = tool(vendored, "file_info")(path=str(path))
@@ -208,10 +213,14 @@ def test_construction_does_no_network_io(vendored: Project) -> None:
         convert(value=1)
 
 
-def test_only_file_parameters_upload_files(vendored: Project, gradio_app: str, tmp_path: Path) -> None:
+def test_only_file_parameters_upload_files(
+    vendored: Project, gradio_app: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A FileData-shaped dict in a JSON parameter is sent as data: a prompt-injected model cannot upload a local file."""
     from gradio_client import Client
     from gradio_client.exceptions import AppError
+
+    monkeypatch.chdir(tmp_path)
 
     secret = tmp_path / "id_rsa"
     secret.write_text("PRIVATE KEY")

@@ -66,6 +66,7 @@ class SpaceSource(_Shipped):
         "._vendored_runtime.SpaceTool",
         "._vendored_runtime.NOT_GIVEN",
         "._vendored_runtime.audio_result",
+        "._vendored_runtime.image_result",
     }
     annotations = MappingProxyType(
         {"parameter_order": "list[str]", "file_paths": "dict[str, list[str]]", "parameter_defaults": "dict[str, Any]"}
