@@ -7,12 +7,15 @@ outputs (tests/servers/gradio_outputs.py), vendored by the real CLI and imported
   fetched; with `files_from_other_origins` it is fetched without the token.
 - A file argument outside the project and the working directory is not uploaded (`../`, a
   symlink out); VENDORGEN_FILE_ROOTS and the tool's `file_roots` widen it.
+- Through `vendorgen serve` and a real MCP client: the same outputs stay text; a file argument is
+  a data: URI, or a path inside a directory given with --files.
 """
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,7 @@ import pytest
 
 from tests.conftest import REPO, Project
 from tests.servers import free_port, server_process
+from tests.test_serve import stdio_session, texts
 
 SECRET = "aws_secret_access_key = NOT-FOR-THE-APP\n"
 TOKEN = "hf_outputsecret0123456789"
@@ -85,7 +89,10 @@ def test_a_file_the_app_serves_is_downloaded_and_wrapped(outputs: Outputs) -> No
 @pytest.mark.parametrize("name", ["foreign", "redirected"])
 def test_a_file_at_another_origin_is_not_fetched(outputs: Outputs, name: str) -> None:
     before = len(outputs.foreign_requests())
-    with pytest.raises(PermissionError, match=r"answered with a file at another origin \(http://127\.0\.0\.1:\d+/config\): not fetched; set the tool's files_from_other_origins"):
+    with pytest.raises(
+        PermissionError,
+        match=r"answered with a file at another origin \(http://127\.0\.0\.1:\d+/config\): not fetched; set the tool's files_from_other_origins",
+    ):
         outputs.tool(name, token=TOKEN)(text="x")
     assert len(outputs.foreign_requests()) == before
 
@@ -129,3 +136,47 @@ def test_a_file_argument_outside_the_project_and_the_working_directory_is_not_up
         tool(path="notes.txt")
     tool.file_roots = [str(outputs.secret.parent)]
     assert tool(path=str(outputs.secret)) == str(len(SECRET))
+
+
+# -- through `vendorgen serve`: an MCP client is another trust domain ----------------------------
+
+
+def serve_calls(outputs: Outputs, calls: list[tuple[str, dict[str, Any]]], *serve_args: str) -> list[Any]:
+    """The results of `calls` through `vendorgen serve` (stdio) and a real mcp ClientSession."""
+
+    async def run() -> list[Any]:
+        async with stdio_session(outputs.project, *serve_args) as session:
+            return [await session.call_tool(name, arguments) for name, arguments in calls]
+
+    return asyncio.run(run())
+
+
+def test_serve_sends_a_local_path_the_app_answers_as_text(outputs: Outputs) -> None:
+    for result in serve_calls(outputs, [("local_image", {"text": "x"}), ("local_audio", {"text": "x"})]):
+        assert not result.isError
+        assert [(item.type, item.text) for item in result.content] == [("text", str(outputs.secret))]
+
+
+def test_serve_takes_files_as_content_or_from_the_directories_it_was_given(outputs: Outputs, tmp_path: Path) -> None:
+    allowed = tmp_path / "shared"
+    allowed.mkdir()
+    (allowed / "notes.txt").write_text("12345")
+    (allowed / "innocent.txt").symlink_to(outputs.secret)
+    (outputs.project.root / "in-project.txt").write_text("1")  # the project is not shared by default
+    content = "data:text/plain;base64," + base64.b64encode(b"1234567").decode()
+    calls = [
+        ("size", {"path": content}),
+        ("size", {"path": str(allowed / "notes.txt")}),
+        ("size", {"path": str(allowed / "innocent.txt")}),
+        ("size", {"path": str(outputs.secret)}),
+        ("size", {"path": "in-project.txt"}),
+    ]
+    shared = serve_calls(outputs, calls, "--files", str(allowed))
+    assert [texts(result) for result in shared[:2]] == ["7", "5"]
+    for result in shared[2:]:
+        assert result.isError and SECRET not in texts(result)
+        assert "file arguments are read only from inside the tool's file_roots" in texts(result)
+        assert f"({allowed}); send the file's content as a data: URI" in texts(result)
+    [by_content, by_path] = serve_calls(outputs, calls[::4])  # no --files: content only
+    assert texts(by_content) == "7"
+    assert by_path.isError and "the tool's file_roots (none)" in texts(by_path)

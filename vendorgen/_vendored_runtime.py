@@ -314,8 +314,8 @@ def _files_at(value: Any, position: str, upload: Callable[[Any], Any]) -> Any:
 
 
 def _file(value: Any, roots: list[str] | None, temporary: list[str], approved: list[dict[str, Any]]) -> Any:
-    """A local path inside `roots` (see SpaceTool.file_roots), an http(s) URL or a PIL image, as
-    gradio_client sends a file."""
+    """A local path inside `roots` (see SpaceTool.file_roots), an http(s) URL, a data: URI or a PIL
+    image, as gradio_client sends a file."""
     from gradio_client import handle_file
     from gradio_client.utils import is_http_url_like
 
@@ -324,6 +324,9 @@ def _file(value: Any, roots: list[str] | None, temporary: list[str], approved: l
             value.save(file, format="PNG")
         temporary.append(file.name)
         value = file.name
+    elif isinstance(value, str) and value.startswith("data:"):  # the file's content, as serve's clients send it
+        value = _temporary_file(_data_uri_bytes(value), value[5:].partition(",")[0].partition(";")[0])
+        temporary.append(value)
     elif not is_http_url_like(str(value)):
         value = _confined(str(value), roots)
     data = handle_file(str(value))
@@ -344,12 +347,28 @@ def _confined(path: str, roots: list[str] | None) -> str:
         roots = [str(_project_root()), os.getcwd(), *filter(None, os.environ.get(FILE_ROOTS_ENV, "").split(os.pathsep))]
     else:
         rule = f"the tool's file_roots ({', '.join(roots) or 'none'})"
-        widen = "widen its file_roots"
+        widen = "send the file's content as a data: URI, or widen file_roots (vendorgen serve: --files DIR)"
     resolved = os.path.realpath(path)
     for root in map(os.path.realpath, roots):
         if os.path.commonpath([resolved, root]) == root:
             return resolved
     raise PermissionError(f"refused to upload {path}: file arguments are read only from inside {rule}; {widen}")
+
+
+def _data_uri_bytes(uri: str) -> bytes:
+    """The content of a data: URI (base64 or percent-encoded); ValueError if it is not one."""
+    import binascii
+    from urllib.parse import unquote_to_bytes
+
+    header, comma, data = uri.partition(",")
+    if not comma:
+        raise ValueError("a data: URI needs a comma before its content")
+    if not header.endswith(";base64"):
+        return unquote_to_bytes(data)
+    try:
+        return base64.b64decode(data, validate=True)
+    except binascii.Error:
+        raise ValueError("the data: URI's content is not valid base64") from None
 
 
 def _endpoints(client: Any) -> Any:

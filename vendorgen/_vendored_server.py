@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 # smolagents input types that JSON Schema has no name for: what a client sends instead.
-_MEDIA_INPUT = "a file path, an http(s) URL or a data: URI"
+_MEDIA_INPUT = "a data: URI, an http(s) URL, or the path of a file in a directory the server was given with --files"
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
@@ -135,7 +135,7 @@ class Toolset:
     one holds up no other call.
     """
 
-    def __init__(self, tools: Sequence[Any], pins: Pins) -> None:
+    def __init__(self, tools: Sequence[Any], pins: Pins, files: Sequence[str] = ()) -> None:
         import jsonschema  # installed with mcp
 
         self.tools = {tool.name: tool for tool in tools}
@@ -145,6 +145,12 @@ class Toolset:
             name: jsonschema.validators.validator_for(schema)(schema) for name, schema in self.schemas.items()
         }
         self.pins = pins
+        # A client is another trust domain: it names local files only inside the directories given
+        # with --files (resolved); any other file comes as its content, a data: URI.
+        self.file_roots = [os.path.realpath(path) for path in files]
+        for tool in tools:
+            if hasattr(tool, "file_roots"):  # Gradio tools: every file argument, however nested
+                tool.file_roots = self.file_roots
         self.setup_lock = threading.Lock()
         # MCP tool classes whose forward() does more than return its call's value (edited after vendoring):
         # those run in a worker thread, like any other tool.
@@ -196,9 +202,25 @@ class Toolset:
             where = ".".join(str(part) for part in error.absolute_path) or "arguments"
             raise ToolRefused(f"{tool.name}: bad argument {where}: {error.message}")
         for key, spec in tool.inputs.items():
-            if spec["type"] == "image" and isinstance(arguments.get(key), str) and arguments[key].startswith("data:"):
-                arguments[key] = _data_uri_image(arguments[key])
+            value = arguments.get(key)
+            if spec["type"] not in ("image", "audio") or not isinstance(value, str):
+                continue
+            if value.startswith("data:") and spec["type"] == "image":
+                arguments[key] = _data_uri_image(value)
+            elif not value.startswith(("data:", "http://", "https://")):
+                self._check_local_file(tool, key, value)
         return tool, arguments
+
+    def _check_local_file(self, tool: Any, key: str, path: str) -> None:
+        """A local path a client sends must lie inside a --files directory (symlinks followed)."""
+        try:
+            _runtime()._confined(path, self.file_roots)
+        except PermissionError:
+            raise ToolRefused(
+                f"{tool.name}: refused the file {path!r} for {key}: this server reads local files only from"
+                f" the directories given with --files ({', '.join(self.file_roots) or 'none'});"
+                " send the file's content as a data: URI"
+            ) from None
 
     async def _value(self, tool: Any, arguments: dict[str, Any]) -> Any:
         """What calling the vendored tool returns."""
@@ -252,7 +274,8 @@ def _content(value: Any, output_type: str) -> list[dict[str, Any]]:
         value.save(buffer, format="PNG")
         return [_media(buffer.getvalue(), "image/png", "image")]
     if isinstance(value, str):
-        if output_type in ("image", "audio") and os.path.isfile(value):
+        # Only a file the runtime wrote for this call is read: any other path is text its source sent.
+        if output_type in ("image", "audio") and isinstance(value, _runtime().ResultFile):
             mime = mimetypes.guess_type(value)[0] or f"{output_type}/octet-stream"
             return [_media(_read(value), mime, output_type)]
         return [_text(value)]
@@ -490,6 +513,8 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
     parser.add_argument("--allow-remote", action="store_true", help="bind an address other than loopback")
     parser.add_argument("--token-env", metavar="NAME", help="require `Authorization: Bearer $NAME`")
     parser.add_argument("--allow-drift", action="store_true", help="serve MCP tools whose upstream changed")
+    parser.add_argument("--files", action="append", default=[], metavar="DIR",
+                        help="let clients name local files in DIR (repeatable); otherwise files come as data: URIs")  # fmt: skip
     args = parser.parse_args(argv)
 
     def fail(message: str) -> None:
@@ -524,7 +549,9 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
         instances = [cls() for cls in chosen]
     except Exception as exc:
         fail(f"cannot create the tools: {_runtime()._reason(exc)}")
-    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift)))
+    if missing := [path for path in args.files if not os.path.isdir(path)]:
+        fail(f"--files {missing[0]}: not a directory")
+    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift), args.files))
     if args.transport == "stdio":
         run_stdio(server)
         return
