@@ -24,7 +24,7 @@ from tests.conftest import REPO, Project
 from tests.servers import free_port, server_process
 from tests.servers.fakehub import FakeHub
 from vendorgen import _vendored_runtime as runtime  # the shipped file, as vendored
-from vendorgen.hubclient import token_allowed
+from vendorgen.sources.hub_client import token_allowed
 
 # Any Hub: the rule reads the Hub origin from HF_ENDPOINT, so a loopback Hub stands in for the real one.
 HUB = "http://127.0.0.1:8080"
@@ -57,7 +57,7 @@ PASSWORD = "s3cretpassw0rd"
     ],
 )
 def test_where_a_hub_token_may_go(url: str, space_id: str | None, allowed: bool) -> None:
-    """One rule: what `add` sends (hubclient) and what the vendored runtime sends, held to one table."""
+    """One rule: what `add` sends (hub_client) and what the vendored runtime sends, held to one table."""
     assert token_allowed(url, space_id, HUB) is allowed
     assert runtime._token_allowed(url, space_id, HUB) is allowed
 

@@ -260,8 +260,8 @@ def _token_allowed(url: str, space_id: str | None, hub_endpoint: str) -> bool:
     and port of `hub_endpoint`, HF_ENDPOINT) and, when the source names the Space `space_id`, that
     Space's own https://<owner>-<name>.hf.space host. Not an app URL on *.hf.space: it names no Space.
 
-    The same rule as vendorgen's `hubclient.token_allowed`, which decides what `add` sends; a test
-    holds the two to one table.
+    The same rule as vendorgen's `sources.hub_client.token_allowed`, which decides what `add`
+    sends; a test holds the two to one table.
     """
     try:
         target, hub = urlsplit(url), urlsplit(hub_endpoint)
