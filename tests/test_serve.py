@@ -395,6 +395,9 @@ def test_bad_command_lines(served: Project) -> None:
     assert missing.exit_code == 2 and "NO_SUCH_VARIABLE_SET" in missing.stderr
     unknown = served.run("serve", "nothing_like_it")
     assert unknown.exit_code == 2 and "nothing vendored is named nothing_like_it" in unknown.stderr
+    no_directory = served.run("serve", "--files", "no-such-dir")
+    assert no_directory.exit_code == 2
+    assert no_directory.stderr.strip() == f"error: --files {served.root / 'no-such-dir'}: not a directory"
     picked = served.run("serve", "text_tools", "shout", "--list")
     assert {line.split()[0] for line in picked.stdout.splitlines()} == {"convert_temperature", "word_stats",
                                                                         "slugify_title", "shout"}  # fmt: skip
