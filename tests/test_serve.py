@@ -342,9 +342,10 @@ def test_a_client_names_local_files_only_inside_the_directories_given_with_files
         return results
 
     none, in_project, shared, linked_in, linked_out = asyncio.run(run())
-    rule = "this server reads local files only from the directories given with --files"
+    rule = "file arguments are read only from inside the tool's file_roots"
     assert none.isError and texts(none) == (
-        f"thumbnail: refused the file {str(picture)!r} for image: {rule} (none); send the file's content as a data: URI"
+        f"thumbnail: refused to upload {picture}: {rule} (none); send the file's content as a data: URI,"
+        " or widen file_roots (vendorgen serve: --files DIR)"
     )
     assert in_project.isError and f"{rule} (none)" in texts(in_project)
     assert not shared.isError and not linked_in.isError and shared.content[0].type == "image"

@@ -145,8 +145,7 @@ class Toolset:
             name: jsonschema.validators.validator_for(schema)(schema) for name, schema in self.schemas.items()
         }
         self.pins = pins
-        # A client is another trust domain: it names local files only inside the directories given
-        # with --files (resolved); any other file comes as its content, a data: URI.
+        # A client is another trust domain: local files only inside --files; others come as data: URIs.
         self.file_roots = [os.path.realpath(path) for path in files]
         for tool in tools:
             if hasattr(tool, "file_roots"):  # Gradio tools: every file argument, however nested
@@ -202,25 +201,16 @@ class Toolset:
             where = ".".join(str(part) for part in error.absolute_path) or "arguments"
             raise ToolRefused(f"{tool.name}: bad argument {where}: {error.message}")
         for key, spec in tool.inputs.items():
-            value = arguments.get(key)
-            if spec["type"] not in ("image", "audio") or not isinstance(value, str):
+            if spec["type"] not in ("image", "audio") or not isinstance(value := arguments.get(key), str):
                 continue
             if value.startswith("data:") and spec["type"] == "image":
                 arguments[key] = _data_uri_image(value)
             elif not value.startswith(("data:", "http://", "https://")):
-                self._check_local_file(tool, key, value)
+                try:  # for every tool, the rule the Gradio tools hold any file argument to
+                    _runtime()._confined(value, self.file_roots)
+                except PermissionError as exc:
+                    raise ToolRefused(f"{tool.name}: {exc}") from None
         return tool, arguments
-
-    def _check_local_file(self, tool: Any, key: str, path: str) -> None:
-        """A local path a client sends must lie inside a --files directory (symlinks followed)."""
-        try:
-            _runtime()._confined(path, self.file_roots)
-        except PermissionError:
-            raise ToolRefused(
-                f"{tool.name}: refused the file {path!r} for {key}: this server reads local files only from"
-                f" the directories given with --files ({', '.join(self.file_roots) or 'none'});"
-                " send the file's content as a data: URI"
-            ) from None
 
     async def _value(self, tool: Any, arguments: dict[str, Any]) -> Any:
         """What calling the vendored tool returns."""
@@ -273,8 +263,7 @@ def _content(value: Any, output_type: str) -> list[dict[str, Any]]:
         buffer = io.BytesIO()
         value.save(buffer, format="PNG")
         return [_media(buffer.getvalue(), "image/png", "image")]
-    if isinstance(value, str):
-        # Only a file the runtime wrote for this call is read: any other path is text its source sent.
+    if isinstance(value, str):  # read only a file the runtime wrote for the call; any other path is text
         if output_type in ("image", "audio") and isinstance(value, _runtime().ResultFile):
             mime = mimetypes.guess_type(value)[0] or f"{output_type}/octet-stream"
             return [_media(_read(value), mime, output_type)]
@@ -513,8 +502,7 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
     parser.add_argument("--allow-remote", action="store_true", help="bind an address other than loopback")
     parser.add_argument("--token-env", metavar="NAME", help="require `Authorization: Bearer $NAME`")
     parser.add_argument("--allow-drift", action="store_true", help="serve MCP tools whose upstream changed")
-    parser.add_argument("--files", action="append", default=[], metavar="DIR",
-                        help="let clients name local files in DIR (repeatable); otherwise files come as data: URIs")  # fmt: skip
+    parser.add_argument("--files", action="append", default=[], metavar="DIR", help="let clients name files in DIR")
     args = parser.parse_args(argv)
 
     def fail(message: str) -> None:
