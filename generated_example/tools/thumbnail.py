@@ -7,7 +7,7 @@ from typing import Any
 
 from smolagents.agent_types import AgentImage
 
-from ._vendored_runtime import SpaceTool, image_result
+from ._vendored_gradio import SpaceTool, image_result
 
 
 class ThumbnailTool(SpaceTool):
