@@ -18,7 +18,6 @@ import contextvars
 import io
 import json
 import os
-import re
 import sys
 import tempfile
 import threading
@@ -26,7 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 from smolagents import Tool
 
@@ -157,14 +156,6 @@ class SpaceTool(_VendoredTool, Tool):
 
     src = ""
     api_name = ""
-    # Where a local file argument may be read from, resolved with symlinks followed: None is the
-    # project this runtime was vendored into, the working directory and the directories listed in
-    # VENDORGEN_FILE_ROOTS (separated by os.pathsep); a list replaces all of them (serve sets the
-    # directories given with --files). A model can be talked into naming any path.
-    file_roots: list[str] | None = None
-    # A file the app's answer places at another origin than the app's own: refused (False), or
-    # fetched without the token and cookies (True). The app's own origin gets them, as on upload.
-    files_from_other_origins = False
 
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
@@ -179,19 +170,18 @@ class SpaceTool(_VendoredTool, Tool):
 
         with _needs("gradio_client"):
             from gradio_client import Client
+        token = _space_token(self.src, self.token)
         # gradio_client 2 takes `token`, 1.x `hf_token`; False sends no token, not even a saved one.
         keyword = "token" if "token" in inspect.signature(Client).parameters else "hf_token"
         with _gradio_errors(self.src):
-            address, token = _space_address(self.src, self.token)
             try:
-                self.client = Client(address, verbose=False, **{keyword: token})
+                self.client = Client(self.src, verbose=False, **{keyword: token})
             except (ValueError, TypeError) as exc:  # an older gradio_client cannot read a Gradio 5+ app's API
                 raise ConnectionError(
                     f"cannot read the API of the Gradio app {self.src} ({_reason(exc)}); "
                     f"an app on Gradio 5 or later needs {_NEEDS['gradio_client']}, which this client may be older than"
                 ) from None
         _guard_uploads(self.client, self._uploads)
-        _guard_downloads(self.client, self.src, self.files_from_other_origins)
         self.is_initialized = True
 
     # A generated class sets `parameter_order`, the wire names of its inputs in the app's order,
@@ -224,9 +214,7 @@ class SpaceTool(_VendoredTool, Tool):
                     values[index] = self.parameter_defaults[name]
                     continue
                 for position in file_paths.get(name, ()):
-                    values[index] = _files_at(
-                        values[index], position, lambda item: _file(item, self.file_roots, temporary, approved)
-                    )
+                    values[index] = _files_at(values[index], position, lambda item: _file(item, temporary, approved))
             self._uploads.update(id(item) for item in approved)
             with _gradio_errors(self.src):
                 return self.client.predict(*values, api_name=self.api_name)
@@ -236,47 +224,27 @@ class SpaceTool(_VendoredTool, Tool):
                 os.remove(path)
 
 
-def _space_address(src: str, explicit: str | None) -> tuple[str, str | bool | None]:
-    """Where to connect for `src`, and the Hub token to send there: the one passed in, for any host;
-    else the machine's (HF_TOKEN, the saved login) only where `_token_allowed` says.
+def _space_token(src: str, explicit: str | None) -> str | bool | None:
+    """The Hub token for `src`: the one passed in, for any host; else HF_TOKEN, only for the Hub.
 
-    None lets gradio_client read the machine's token; False sends no token at all. A Space named
-    owner/name is looked up on the Hub (with the token) first: gradio_client would send the token
-    to whatever host the Hub names, so a host that is not the Space's own gets the app URL and False.
+    A Space named owner/name, the Hub itself (the origin of HF_ENDPOINT, as huggingface_hub reads
+    it) and https *.hf.space get HF_TOKEN (None lets gradio_client read it, or the saved login);
+    any other origin gets False: no token at all.
     """
-    hub = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
     if explicit:
-        return src, explicit
-    if "://" in src:
-        return src, None if _token_allowed(src, None, hub) else False
-    from huggingface_hub import HfApi
-
-    host = HfApi(endpoint=hub).space_info(src).host or ""
-    return (src, None) if _token_allowed(host, src, hub) else (host or src, False)
-
-
-def _token_allowed(url: str, space_id: str | None, hub_endpoint: str) -> bool:
-    """Whether a request to `url` may carry the machine's Hub token: the Hub itself (the scheme, host
-    and port of `hub_endpoint`, HF_ENDPOINT) and, when the source names the Space `space_id`, that
-    Space's own https://<owner>-<name>.hf.space host. Not an app URL on *.hf.space: it names no Space.
-
-    The same rule as vendorgen's `sources.hub_client.token_allowed`, which decides what `add`
-    sends; a test holds the two to one table.
-    """
+        return explicit
+    if "://" not in src:
+        return None
     try:
-        target, hub = urlsplit(url), urlsplit(hub_endpoint)
-        target_port, hub_port = target.port, hub.port
+        target = urlsplit(src)
+        hub = urlsplit(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+        origins = ((target.scheme, target.hostname, target.port), (hub.scheme, hub.hostname, hub.port))
     except ValueError:  # a port that is not a number
         return False
-    host = (target.hostname or "").lower()
-    if not host:
-        return False
-    if (target.scheme, host, target_port) == (hub.scheme, (hub.hostname or "").lower(), hub_port):
-        return True
-    if space_id is None or target.scheme != "https" or target_port not in (None, 443):
-        return False
-    subdomain = re.sub(r"[^a-z0-9]+", "-", space_id.lower()).strip("-")
-    return host in (f"{subdomain}.hf.space", f"{subdomain}.static.hf.space")
+    if target.hostname and origins[0] == origins[1]:
+        return None
+    space = target.scheme == "https" and target.port in (None, 443) and (target.hostname or "").endswith(".hf.space")
+    return None if space else False
 
 
 @contextmanager
@@ -313,66 +281,18 @@ def _files_at(value: Any, position: str, upload: Callable[[Any], Any]) -> Any:
     return value
 
 
-def _file(value: Any, roots: list[str] | None, temporary: list[str], approved: list[dict[str, Any]]) -> Any:
-    """A local path inside `roots` (see SpaceTool.file_roots), an http(s) URL, a data: URI or a PIL
-    image, as gradio_client sends a file."""
+def _file(value: Any, temporary: list[str], approved: list[dict[str, Any]]) -> Any:
+    """A local path, an http(s) URL or a PIL image, as gradio_client sends a file."""
     from gradio_client import handle_file
-    from gradio_client.utils import is_http_url_like
 
     if hasattr(value, "save") and not isinstance(value, str):  # a PIL image
         with tempfile.NamedTemporaryFile(suffix=".png", delete=False) as file:
             value.save(file, format="PNG")
         temporary.append(file.name)
         value = file.name
-    elif isinstance(value, str) and value.startswith("data:"):  # the file's content, as serve's clients send it
-        value = _temporary_file(_data_uri_bytes(value), value[5:].partition(",")[0].partition(";")[0])
-        temporary.append(value)
-    elif not is_http_url_like(str(value)):
-        value = _confined(str(value), roots)
     data = handle_file(str(value))
     approved.append(data)
     return data
-
-
-# Widens where a file argument may be read from (see SpaceTool.file_roots).
-FILE_ROOTS_ENV = "VENDORGEN_FILE_ROOTS"
-
-
-def _confined(path: str, roots: list[str] | None) -> str:
-    """`path` resolved (symlinks followed), if it lies inside one of `roots` (resolved the same way);
-    else PermissionError naming the rule and how to widen it."""
-    if roots is None:
-        rule = f"the project ({_project_root()}) and the working directory ({os.getcwd()})"
-        widen = f"add a directory to {FILE_ROOTS_ENV} (separated by {os.pathsep!r}) or set the tool's file_roots"
-        roots = [str(_project_root()), os.getcwd(), *filter(None, os.environ.get(FILE_ROOTS_ENV, "").split(os.pathsep))]
-    else:
-        rule = f"the tool's file_roots ({', '.join(roots) or 'none'})"
-        widen = "send the file's content as a data: URI, or widen file_roots (vendorgen serve: --files DIR)"
-    resolved = os.path.realpath(path)
-    for root in map(os.path.realpath, roots):
-        if os.path.commonpath([resolved, root]) == root:
-            return resolved
-    raise PermissionError(f"refused to upload {path}: file arguments are read only from inside {rule}; {widen}")
-
-
-def _data_uri_bytes(uri: str) -> bytes:
-    """The content of a data: URI (base64 or percent-encoded); ValueError if it is not one."""
-    import binascii
-    from urllib.parse import unquote_to_bytes
-
-    header, comma, data = uri.partition(",")
-    if not comma:
-        raise ValueError("a data: URI needs a comma before its content")
-    if not header.endswith(";base64"):
-        return unquote_to_bytes(data)
-    try:
-        return base64.b64decode(data, validate=True)
-    except binascii.Error:
-        raise ValueError("the data: URI's content is not valid base64") from None
-
-
-def _endpoints(client: Any) -> Any:
-    return client.endpoints.values() if isinstance(client.endpoints, dict) else client.endpoints
 
 
 def _guard_uploads(client: Any, uploads: set[int]) -> None:
@@ -382,7 +302,8 @@ def _guard_uploads(client: Any, uploads: set[int]) -> None:
     could put `{"path": "~/.ssh/id_rsa", "meta": {"_type": "gradio.FileData"}}` in a JSON argument.
     Any other such dict is hidden from its upload step and sent as the data it is.
     """
-    for endpoint in _endpoints(client):
+    endpoints = client.endpoints.values() if isinstance(client.endpoints, dict) else client.endpoints
+    for endpoint in endpoints:
         process = getattr(endpoint, "process_input_files", None)
         if process is not None:  # endpoints of Gradio 3 apps upload by component type instead
             endpoint.process_input_files = _guarded(process, uploads)
@@ -421,112 +342,10 @@ def _guarded(process: Callable[..., tuple[Any, ...]], uploads: set[int]) -> Call
     return process_input_files
 
 
-class ResultFile(str):
-    """The path of a file this runtime wrote for the call that returned it: an output the Gradio
-    app served, or an MCP item decoded. The only path a result is read back from: any other
-    string is text the source sent, such as a path it names on this machine."""
-
-
-def _guard_downloads(client: Any, src: str, other_origins: bool) -> None:
-    """Download the files of the app's answers as gradio_client would, but send its headers (the
-    Hub token) and cookies only to the app's own origin, and follow a redirect only there.
-
-    gradio_client fetches an answer's FileData `url` when it is a stream, wherever it points,
-    with the client's headers, following redirects: the app's answer would choose where the
-    token goes. Another origin is refused, or fetched without credentials (`other_origins`).
-    """
-    for endpoint in _endpoints(client):
-        if hasattr(endpoint, "_download_file"):  # endpoints of Gradio 3 apps have none
-            endpoint._download_file = lambda file, root=endpoint.root_url: _download(
-                client, root, file, src, other_origins
-            )
-
-
-# How many redirects a download follows (httpx's default limit).
-_REDIRECTS = 20
-
-
-def _download(client: Any, root_url: str, file: dict[str, Any], src: str, other_origins: bool) -> ResultFile:
-    """One output file, stored where gradio_client stores it: <output_dir>/<sha256>/<name>."""
-    import httpx
-
-    url = file.get("url") if file.get("is_stream") else None
-    if isinstance(url, str) and url:
-        url = url if url.startswith(("http://", "https://")) else root_url + url.lstrip("/")
-        name = url.rpartition("/")[2].partition("?")[0]
-    else:
-        path = str(file["path"])
-        url, name = f"{root_url}file={quote(path, safe='/')}", path.rpartition("/")[2]
-    with httpx.Client(verify=client.ssl_verify, follow_redirects=False) as http:
-        for _ in range(_REDIRECTS):
-            own = _origin(url) == _origin(root_url)
-            if not own and not other_origins:
-                raise PermissionError(
-                    f"the Gradio app {src} answered with a file at another origin ({url}): not fetched; "
-                    "set the tool's files_from_other_origins to fetch such files without credentials"
-                )
-            credentials = {"headers": client.headers, "cookies": client.cookies} if own else {}
-            response = http.send(http.build_request("GET", url, **credentials), stream=True)
-            redirect = response.next_request if response.is_redirect else None
-            if redirect is None:
-                break
-            response.close()
-            url = str(redirect.url)
-        else:
-            raise ConnectionError(f"the Gradio app {src} redirected a file more than {_REDIRECTS} times")
-        try:
-            response.raise_for_status()
-            part, sha256 = _stored(response.iter_bytes(), client.output_dir)
-        finally:
-            response.close()
-    directory = os.path.join(client.output_dir, sha256)
-    os.makedirs(directory, exist_ok=True)
-    destination = os.path.join(directory, name if name not in ("", ".", "..") else "file")
-    os.replace(part, destination)
-    return ResultFile(os.path.realpath(destination))
-
-
-def _stored(chunks: Iterator[bytes], directory: str) -> tuple[str, str]:
-    """`chunks` in a new file in `directory`: (its path, their sha256). Nothing is left on failure."""
-    import hashlib
-
-    os.makedirs(directory, exist_ok=True)
-    digest = hashlib.sha256()
-    with tempfile.NamedTemporaryFile(dir=directory, delete=False) as part:
-        try:
-            for chunk in chunks:
-                digest.update(chunk)
-                part.write(chunk)
-        except BaseException:
-            os.remove(part.name)
-            raise
-    return part.name, digest.hexdigest()
-
-
-def _origin(url: str) -> tuple[str, str, int | None] | None:
-    """Scheme, host and port of `url`; None for a port that is not a number (no origin of any app)."""
-    try:
-        parts = urlsplit(url)
-        return parts.scheme, (parts.hostname or "").lower(), parts.port
-    except ValueError:
-        return None
-
-
-def image_result(value: Any) -> Any:
-    """An image output as AgentImage when it is a file this runtime downloaded; anything else the
-    app answered (a path it names on this machine) as it came: text, never read."""
-    from smolagents.agent_types import AgentImage
-
-    return AgentImage(value) if isinstance(value, ResultFile) else value
-
-
 def audio_result(value: Any) -> Any:
-    """An audio output as AgentAudio when it is a file this runtime downloaded (its path where
-    AgentAudio cannot load: no smolagents[audio]); anything else as it came, never read."""
+    """An audio output as AgentAudio; its file path where AgentAudio cannot load (no smolagents[audio])."""
     from smolagents.agent_types import AgentAudio
 
-    if not isinstance(value, ResultFile):
-        return value
     try:
         return AgentAudio(value)
     except ModuleNotFoundError:
@@ -973,7 +792,7 @@ def _content_value(item: Any) -> Any:
     return item.model_dump(mode="json")
 
 
-def _temporary_file(data: bytes, mime_type: str | None) -> ResultFile:
+def _temporary_file(data: bytes, mime_type: str | None) -> str:
     """`data` in a new temporary file named after its MIME type; returns the path."""
     import mimetypes
 
@@ -981,7 +800,7 @@ def _temporary_file(data: bytes, mime_type: str | None) -> ResultFile:
     suffix = mimetypes.guess_extension(mime_type or "") or (f".{subtype}" if subtype.isalnum() else ".bin")
     with tempfile.NamedTemporaryFile(suffix=suffix, delete=False) as file:
         file.write(data)
-    return ResultFile(file.name)
+    return file.name
 
 
 # -- LangChain tools (langchain:) ----------------------------------------------------------------
