@@ -114,16 +114,15 @@ def test_update_moves_the_turn_2_layout_to_the_run_time_files(turn_2: Project) -
 def test_turn_2_edits_of_the_single_runtime_follow_their_code(turn_2: Project) -> None:
     """An edit of the old single runtime lands in the file its code moved to, merged there three ways."""
     turn_2.edit(CORE, "reconnect once if the server went away", "reconnect once if the server went away (my note)")
-    turn_2.edit(
-        CORE, "    if explicit:\n        return explicit\n", "    if explicit:  # mine\n        return explicit\n"
-    )
+    endpoints = "    endpoints = client.endpoints.values() if isinstance(client.endpoints, dict) else client.endpoints"
+    turn_2.edit(CORE, endpoints + "\n", endpoints + "  # mine\n")
     result = turn_2.run("update", "--offline")
     assert result.exit_code == 1, result.stdout + result.stderr  # a conflict to resolve, as for any merge
     assert f"merged {MCP}, your edits (from {CORE}) kept" in result.stdout
     assert "conflict in tools/_vendored_gradio.py (from tools/_vendored_runtime.py): 1 conflict blocks" in result.stdout
     assert "(my note)" in (turn_2.root / MCP).read_text()
     gradio = (turn_2.root / GRADIO).read_text()  # vendorgen rewrote those lines: both sides, marked
-    assert "if explicit:  # mine" in gradio and "<<<<<<< tools/_vendored_runtime.py (your edits)" in gradio
+    assert "else client.endpoints  # mine" in gradio and "<<<<<<< tools/_vendored_runtime.py (your edits)" in gradio
     assert (turn_2.root / CORE).read_text() == files.text("_vendored_runtime.py")  # no edit landed there
     assert lock(turn_2)["runtime"] == EVERY_FILE
 

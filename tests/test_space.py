@@ -149,8 +149,12 @@ def test_zero_outputs_return_none(vendored: Project) -> None:
     assert nothing(note="x") is None
 
 
-def test_image_input_accepts_pil_and_path_and_returns_agent_image(vendored: Project, tmp_path: Path) -> None:
+def test_image_input_accepts_pil_and_path_and_returns_agent_image(
+    vendored: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from smolagents.agent_types import AgentImage
+
+    monkeypatch.chdir(tmp_path)  # a file argument is read from the working directory (or the project)
 
     thumbnail = tool(vendored, "thumbnail")
     picture = Image.new("RGB", (100, 50), "red")
@@ -172,7 +176,8 @@ def test_image_input_sends_a_url_as_a_file(vendored: Project) -> None:
         tool(vendored, "thumbnail")(image="http://127.0.0.1:9/picture.png", size=16)
 
 
-def test_file_input_uploads_a_local_file(vendored: Project, tmp_path: Path) -> None:
+def test_file_input_uploads_a_local_file(vendored: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     path = tmp_path / "data.bin"
     path.write_bytes(b"vendorgen")
     info = tool(vendored, "file_info")(path=str(path))
@@ -212,10 +217,14 @@ def test_construction_does_no_network_io(vendored: Project) -> None:
         convert(value=1)
 
 
-def test_only_file_parameters_upload_files(vendored: Project, gradio_app: str, tmp_path: Path) -> None:
+def test_only_file_parameters_upload_files(
+    vendored: Project, gradio_app: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A FileData-shaped dict in a JSON parameter is sent as data: a prompt-injected model cannot upload a local file."""
     from gradio_client import Client
     from gradio_client.exceptions import AppError
+
+    monkeypatch.chdir(tmp_path)
 
     secret = tmp_path / "id_rsa"
     secret.write_text("PRIVATE KEY")
@@ -243,14 +252,15 @@ def test_a_hub_token_goes_only_where_the_user_sends_it(vendored: Project, monkey
     assert implicit(value=1, from_unit="km", to_unit="m") == 1000.0
     module = vendored.import_module("tools/_vendored_gradio.py")
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
-    assert module._space_token("owner/space", None) is None  # gradio_client sends HF_TOKEN to the Hub
-    assert module._space_token("https://owner-space.hf.space/", None) is None
-    assert module._space_token("http://127.0.0.1:9/spaces/owner/space", None) is None  # the Hub, as HF_ENDPOINT says
-    assert module._space_token("https://127.0.0.1:9/spaces/owner/space", None) is False  # another origin
-    assert module._space_token("http://owner-space.hf.space/", None) is False  # the token in clear text
-    assert module._space_token("http://127.0.0.1:7860/", None) is False  # no token at all, not even a saved one
-    assert module._space_token("https://evil.example/hf.space", None) is False
-    assert module._space_token("https://evil.example/", "hf_explicit") == "hf_explicit"
+    hub_url = "http://127.0.0.1:9/spaces/owner/space"
+    assert module._space_address(hub_url, None) == (hub_url, None)  # the Hub, as HF_ENDPOINT says
+    for url in ("https://127.0.0.1:9/spaces/owner/space",  # another origin
+                "https://owner-space.hf.space/",  # an app URL names no Space, as for `vendorgen add`
+                "http://owner-space.hf.space/",  # the token in clear text
+                "http://127.0.0.1:7860/",  # no token at all, not even a saved one
+                "https://evil.example/hf.space"):  # fmt: skip
+        assert module._space_address(url, None) == (url, False)
+    assert module._space_address("https://evil.example/", "hf_explicit") == ("https://evil.example/", "hf_explicit")
 
 
 
@@ -265,8 +275,8 @@ def test_without_hf_endpoint_the_runtime_takes_huggingface_hubs_default_hub(
     default_hub = printed.stdout.strip()
     monkeypatch.delenv("HF_ENDPOINT")
     module = vendored.import_module("tools/_vendored_gradio.py")
-    assert module._space_token(f"{default_hub}/spaces/owner/space", None) is None
-    assert module._space_token("http://127.0.0.1:9/spaces/owner/space", None) is False
+    assert module._space_address(f"{default_hub}/spaces/owner/space", None)[1] is None
+    assert module._space_address("http://127.0.0.1:9/spaces/owner/space", None)[1] is False
 
 def test_a_code_agent_calls_a_vendored_tool(vendored: Project) -> None:
     from smolagents import CodeAgent

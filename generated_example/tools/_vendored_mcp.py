@@ -16,12 +16,11 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from smolagents import Tool
 
-from ._vendored_runtime import _given, _leaf, _needs, _reason, _VendoredTool
+from ._vendored_runtime import ResultFile, _given, _leaf, _needs, _project_root, _reason, _VendoredTool
 
 _SDK = "mcp>=1.10"  # as pip spells it
 
@@ -243,27 +242,6 @@ class MCPSession:
         return str(self.server["url"])
 
 
-# What marks a project's root, as vendorgen finds it: the lock that owns the vendored modules
-# first, else the nearest of these.
-_LOCK = "vendorgen.lock"
-_ROOT_MARKERS = (_LOCK, "pyproject.toml", ".git")
-
-
-def _project_root() -> Path:
-    """The project this runtime was vendored into: the nearest directory above it holding
-    vendorgen.lock (which owns it), else the nearest holding a project marker.
-
-    A stdio server's paths inside the project are stored relative to that root, so the tools
-    start the same server wherever the agent runs.
-    """
-    here = Path(__file__).resolve().parent
-    for markers in ((_LOCK,), _ROOT_MARKERS):
-        for directory in (here, *here.parents):
-            if any((directory / marker).exists() for marker in markers):
-                return directory
-    return here.parent
-
-
 class _MCPSDK:
     """What differs between mcp 1.x and 2.x, found once by looking at what is there."""
 
@@ -443,7 +421,7 @@ def _content_value(item: Any) -> Any:
     return item.model_dump(mode="json")
 
 
-def _temporary_file(data: bytes, mime_type: str | None) -> str:
+def _temporary_file(data: bytes, mime_type: str | None) -> ResultFile:
     """`data` in a new temporary file named after its MIME type; returns the path."""
     import mimetypes
 
@@ -451,4 +429,4 @@ def _temporary_file(data: bytes, mime_type: str | None) -> str:
     suffix = mimetypes.guess_extension(mime_type or "") or (f".{subtype}" if subtype.isalnum() else ".bin")
     with tempfile.NamedTemporaryFile(suffix=suffix, delete=False) as file:
         file.write(data)
-    return file.name
+    return ResultFile(file.name)

@@ -5,8 +5,10 @@ kind's part is a file beside it (_vendored_gradio.py...) that imports its client
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from smolagents import Tool
@@ -103,3 +105,55 @@ def _arguments_model(name: str, inputs: dict[str, dict[str, Any]]) -> Any:
     fields: dict[str, Any] = {key: (Any, ... if key in required else None) for key in inputs}
     config = ConfigDict(json_schema_extra=lambda model_schema: model_schema.update(schema))
     return create_model(name, __config__=config, **fields)
+
+
+class ResultFile(str):
+    """The path of a file this runtime wrote for the call that returned it: an output a Gradio app
+    served, or an MCP item decoded. The only path a result is read back from: any other string is
+    text its source sent, such as a path it names on this machine."""
+
+
+# What marks a project's root, as vendorgen finds it: the lock that owns the vendored modules
+# first, else the nearest of these.
+_LOCK = "vendorgen.lock"
+_ROOT_MARKERS = (_LOCK, "pyproject.toml", ".git")
+
+
+def _project_root() -> Path:
+    """The project this runtime was vendored into: the nearest directory above it holding
+    vendorgen.lock (which owns it), else the nearest holding a project marker.
+
+    A stdio server's paths inside the project are stored relative to that root, so the tools
+    start the same server wherever the agent runs; a file argument is read from inside it.
+    """
+    here = Path(__file__).resolve().parent
+    for markers in ((_LOCK,), _ROOT_MARKERS):
+        for directory in (here, *here.parents):
+            if any((directory / marker).exists() for marker in markers):
+                return directory
+    return here.parent
+
+
+# Widens where a file argument may be read from (see _confined).
+FILE_ROOTS_ENV = "VENDORGEN_FILE_ROOTS"
+
+
+def _confined(path: str, roots: list[str] | None) -> str:
+    """`path` resolved (symlinks followed), if it lies inside one of `roots` (resolved the same way);
+    else PermissionError naming the rule and how to widen it.
+
+    None is the default: the project, the working directory and the directories listed in
+    VENDORGEN_FILE_ROOTS (separated by os.pathsep); a list replaces all of them (serve: --files).
+    """
+    if roots is None:
+        rule = f"the project ({_project_root()}) and the working directory ({os.getcwd()})"
+        widen = f"add a directory to {FILE_ROOTS_ENV} (separated by {os.pathsep!r}) or set the tool's file_roots"
+        roots = [str(_project_root()), os.getcwd(), *filter(None, os.environ.get(FILE_ROOTS_ENV, "").split(os.pathsep))]
+    else:
+        rule = f"the tool's file_roots ({', '.join(roots) or 'none'})"
+        widen = "send the file's content as a data: URI, or widen file_roots (vendorgen serve: --files DIR)"
+    resolved = os.path.realpath(path)
+    for root in map(os.path.realpath, roots):
+        if os.path.commonpath([resolved, root]) == root:
+            return resolved
+    raise PermissionError(f"refused to upload {path}: file arguments are read only from inside {rule}; {widen}")

@@ -7,7 +7,7 @@ from typing import Any
 
 from smolagents.agent_types import AgentImage
 
-from ._vendored_gradio import SpaceTool
+from ._vendored_gradio import SpaceTool, image_result
 
 
 class ThumbnailTool(SpaceTool):
@@ -36,5 +36,5 @@ class ThumbnailTool(SpaceTool):
     parameter_order: list[str] = ["image", "size"]
     file_paths: dict[str, list[str]] = {"image": [""]}
 
-    def forward(self, image: Any, size: float = 64) -> AgentImage:
-        return AgentImage(self._predict({"image": image, "size": size}))
+    def forward(self, image: Any, size: float = 64) -> AgentImage | str:
+        return image_result(self._predict({"image": image, "size": size}))

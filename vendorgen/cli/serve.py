@@ -24,8 +24,14 @@ from vendorgen.cli.output import _echo
 @click.option(
     "--allow-drift", is_flag=True, help="Call MCP tools whose upstream definition changed since they were vendored."
 )
+@click.option(
+    "--files",
+    multiple=True,
+    metavar="DIR",
+    help="Let clients name local files inside DIR (repeatable); otherwise a file argument is its content, a data: URI.",
+)
 def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, port: int, allow_remote: bool,
-          token_env: str | None, allow_drift: bool) -> None:  # fmt: skip
+          token_env: str | None, allow_drift: bool, files: tuple[str, ...]) -> None:  # fmt: skip
     """Serve the vendored tools as one MCP server, pinned to what was reviewed.
 
     Writes (or refreshes) the output package's _vendored_server.py from the
@@ -57,6 +63,7 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     args = [python, "-m", module.dotted, *names, "--transport", transport, "--host", host, "--port", str(port)]
     args += ["--list"] * list_only + ["--allow-remote"] * allow_remote + ["--allow-drift"] * allow_drift
     args += ["--token-env", token_env] if token_env else []
+    args += [option for directory in files for option in ("--files", os.path.abspath(directory))]
     sys.stdout.flush()
     os.chdir(workspace.root)  # `python -m` finds the package from here
     if os.name == "posix":

@@ -21,9 +21,9 @@ SHIPPED = Path(__file__).resolve().parent / "shipped"
 # The sha256 of each run-time file this vendorgen version ships: the gate accepts a copy by it
 # (tests/unit/test_runtime.py fails until it is updated after an edit of a shipped file).
 KNOWN_SHA256 = {
-    "_vendored_runtime.py": "f09b75944df915188455ac8dad3d3e1538897decb76da1e75cf90f8d9e05c83b",
-    "_vendored_gradio.py": "2e45a4865aec4fd7bed79b99fcd0cd49da405ba873bb55ac6456d39ea643c069",
-    "_vendored_mcp.py": "9ec36fe75bbb0b86d0e5e778b6ffe87be6909d87c4f07183ef4cad8c6fcd84c5",
+    "_vendored_runtime.py": "cf13ee2ad48f93977f86a3e20300bb526f7e952bffc61a15a7476d69ac9319a2",
+    "_vendored_gradio.py": "e0bf892d2f8c8da327a3c08565da38ee15876e9aac27c2bad108128789bb2649",
+    "_vendored_mcp.py": "22e22db88f7b6a60d095cff7bb34c618ab17bf2e95b435e6bc364abb61974ec3",
     "_vendored_langchain.py": "66dfacaa7a3dbc59c93e02487be4b5e65e688dee0e9e8b44cae0d3b378e27858",
 }
 

@@ -73,6 +73,7 @@ class SpaceSource(_Shipped):
         "._vendored_gradio.SpaceTool",
         "._vendored_runtime.NOT_GIVEN",
         "._vendored_gradio.audio_result",
+        "._vendored_gradio.image_result",
     }
     package_files = (RUNTIME_FILE, GRADIO_FILE)
     annotations = MappingProxyType(

@@ -318,9 +318,10 @@ def _output(value: Any, index: int, alone: bool, nodes: limits.NodeBudget) -> Ou
     type_schema = schema.resolve_refs(given, given, nodes)
     name = naming.module_name(label) if label else f"output_{index}"
     # The component (Textbox, Image...) says what the value is in the returns note of several outputs.
-    # A single image or audio output is wrapped for the agent; inside a tuple it stays a path.
+    # A single image or audio output is wrapped for the agent; inside a tuple it stays a path. What
+    # is not a file the runtime downloaded (a path the app names on this machine) stays text.
     if component == "Image" and alone:
-        return OutputSpec(name, "image", "AgentImage", component)
+        return OutputSpec(name, "image", "AgentImage | str", component)
     if component == "Audio" and alone:
         return OutputSpec(name, "audio", "AgentAudio | str", component)
     if component in ("Image", "Audio") or _is_file(type_schema):

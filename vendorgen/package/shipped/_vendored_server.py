@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 # smolagents input types that JSON Schema has no name for: what a client sends instead.
-_MEDIA_INPUT = "a file path, an http(s) URL or a data: URI"
+_MEDIA_INPUT = "a data: URI, an http(s) URL, or the path of a file in a directory the server was given with --files"
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
@@ -141,7 +141,7 @@ class Toolset:
     one holds up no other call.
     """
 
-    def __init__(self, tools: Sequence[Any], pins: Pins) -> None:
+    def __init__(self, tools: Sequence[Any], pins: Pins, files: Sequence[str] = ()) -> None:
         import jsonschema  # installed with mcp
 
         self.tools = {tool.name: tool for tool in tools}
@@ -151,6 +151,11 @@ class Toolset:
             name: jsonschema.validators.validator_for(schema)(schema) for name, schema in self.schemas.items()
         }
         self.pins = pins
+        # A client is another trust domain: local files only inside --files; others come as data: URIs.
+        self.file_roots = [os.path.realpath(path) for path in files]
+        for tool in tools:
+            if hasattr(tool, "file_roots"):  # Gradio tools: every file argument, however nested
+                tool.file_roots = self.file_roots
         self.setup_lock = threading.Lock()
         # MCP tool classes whose forward() does more than return its call's value (edited after vendoring):
         # those run in a worker thread, like any other tool.
@@ -202,8 +207,15 @@ class Toolset:
             where = ".".join(str(part) for part in error.absolute_path) or "arguments"
             raise ToolRefused(f"{tool.name}: bad argument {where}: {error.message}")
         for key, spec in tool.inputs.items():
-            if spec["type"] == "image" and isinstance(arguments.get(key), str) and arguments[key].startswith("data:"):
-                arguments[key] = _data_uri_image(arguments[key])
+            if spec["type"] not in ("image", "audio") or not isinstance(value := arguments.get(key), str):
+                continue
+            if value.startswith("data:") and spec["type"] == "image":
+                arguments[key] = _data_uri_image(value)
+            elif not value.startswith(("data:", "http://", "https://")):
+                try:  # for every tool, the rule the Gradio tools hold any file argument to
+                    _runtime()._confined(value, self.file_roots)
+                except PermissionError as exc:
+                    raise ToolRefused(f"{tool.name}: {exc}") from None
         return tool, arguments
 
     async def _value(self, tool: Any, arguments: dict[str, Any]) -> Any:
@@ -266,8 +278,8 @@ def _content(value: Any, output_type: str) -> list[dict[str, Any]]:
         buffer = io.BytesIO()
         value.save(buffer, format="PNG")
         return [_media(buffer.getvalue(), "image/png", "image")]
-    if isinstance(value, str):
-        if output_type in ("image", "audio") and os.path.isfile(value):
+    if isinstance(value, str):  # read only a file the runtime wrote for the call; any other path is text
+        if output_type in ("image", "audio") and isinstance(value, _runtime().ResultFile):
             mime = mimetypes.guess_type(value)[0] or f"{output_type}/octet-stream"
             return [_media(_read(value), mime, output_type)]
         return [_text(value)]
@@ -505,6 +517,7 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
     parser.add_argument("--allow-remote", action="store_true", help="bind an address other than loopback")
     parser.add_argument("--token-env", metavar="NAME", help="require `Authorization: Bearer $NAME`")
     parser.add_argument("--allow-drift", action="store_true", help="serve MCP tools whose upstream changed")
+    parser.add_argument("--files", action="append", default=[], metavar="DIR", help="let clients name files in DIR")
     args = parser.parse_args(argv)
 
     def fail(message: str) -> None:
@@ -539,7 +552,9 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
         instances = [cls() for cls in chosen]
     except Exception as exc:
         fail(f"cannot create the tools: {_runtime()._reason(exc)}")
-    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift)))
+    if missing := [path for path in args.files if not os.path.isdir(path)]:
+        fail(f"--files {missing[0]}: not a directory")
+    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift), args.files))
     if args.transport == "stdio":
         run_stdio(server)
         return
