@@ -116,6 +116,9 @@ class Source:
 
 _registry: dict[str, Source] = {}
 _read: set[str] = set()  # "builtin", "plugins": what `_registry` holds already
+# Held while the registry is filled: `check --remote` looks sources up from several threads, and
+# none may see a part marked read before it is all there. Re-entrant: a plugin may `register` itself.
+_filling = threading.RLock()
 
 
 def register(source: Source | type[Source]) -> Source:
@@ -161,11 +164,13 @@ def _find(kind: str) -> Source | None:
 
 def _registered() -> dict[str, Source]:
     if "builtin" not in _read:
-        _read.add("builtin")
-        from vendorgen.sources.builtin import BUILTIN
+        with _filling:
+            if "builtin" not in _read:
+                from vendorgen.sources.builtin import BUILTIN
 
-        for source in BUILTIN:
-            _add(source)
+                for source in BUILTIN:
+                    _add(source)
+                _read.add("builtin")  # only now: another thread reads the registry without the lock
     return _registry
 
 
@@ -173,15 +178,18 @@ def _read_plugins() -> None:
     """Register the sources installed packages name in the entry-point group (once: scanning costs)."""
     if "plugins" in _read:
         return
-    _read.add("plugins")
-    from importlib.metadata import entry_points
+    with _filling:
+        if "plugins" in _read:
+            return
+        from importlib.metadata import entry_points
 
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            loaded = point.load()
-        except Exception as exc:  # noqa: BLE001 - whatever a plugin's import raises, said in one line
-            raise VendorgenError(f"the source plugin {point.name} = {point.value} does not load: {exc}") from None
-        register(loaded)
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            try:
+                loaded = point.load()
+            except Exception as exc:  # noqa: BLE001 - whatever a plugin's import raises, said in one line
+                raise VendorgenError(f"the source plugin {point.name} = {point.value} does not load: {exc}") from None
+            register(loaded)
+        _read.add("plugins")
 
 
 def replay_options(name: str, **given: Any) -> dict[str, Any]:
