@@ -100,6 +100,14 @@ def test_check_without_a_lock_is_an_error_not_a_pass(tmp_path: Path) -> None:
     assert project.run("list").exit_code == 0  # listing nothing is an answer
 
 
+def test_outside_any_project_the_error_names_no_file_that_is_not_there(tmp_path: Path) -> None:
+    nowhere = tmp_path / "nowhere"
+    nowhere.mkdir()
+    result = Project(nowhere).run("check")
+    one_error_line(result, 2, f"no vendorgen.lock, pyproject.toml or .git in {nowhere} or above it: not a project")
+    assert "holding" not in result.stderr
+
+
 def test_a_project_inside_another_names_the_lock_above(vendored: Project, tmp_path: Path) -> None:
     copy = copy_of(vendored, tmp_path / "outer")
     inner = plain_project(copy.root / "inner")  # its own pyproject.toml: the nearest marker wins

@@ -17,6 +17,7 @@ import hashlib
 import os
 import re
 import shlex
+import shutil
 import sys
 from collections.abc import Mapping
 from importlib import metadata
@@ -26,7 +27,7 @@ from urllib.parse import urlsplit
 
 from vendorgen import limits, naming, pins, schema
 from vendorgen.credentials import refuse_url_credentials
-from vendorgen.errors import NotOffered, SchemaError, UsageError
+from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
 from vendorgen.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, replay_options, seconds_from_env
@@ -250,8 +251,6 @@ def stdio_params(server: Mapping[str, Any], environ: Mapping[str, str] | None = 
     """The stdio server's parameters (None for a server over HTTP); `--env` values come from `environ` (never stored)."""
     environ = os.environ if environ is None else environ
     if server["transport"] == "stdio":
-        from mcp import StdioServerParameters
-
         missing = [name for name in server["env"] if name not in environ]
         if missing:
             raise UsageError(
@@ -260,8 +259,17 @@ def stdio_params(server: Mapping[str, Any], environ: Mapping[str, str] | None = 
             )
         env = {name: environ[name] for name in server["env"]}
         argv = resolved_argv(server, find_root())
-        return StdioServerParameters(command=python_command(argv[0]), args=argv[1:], env=env)
+        command = python_command(argv[0])
+        if os.sep not in command and shutil.which(command) is None:  # said now, not after the SDK's start-up
+            raise SourceUnreachable(not_found(_where(server), command))
+        from mcp import StdioServerParameters  # the SDK takes a second to import
+
+        return StdioServerParameters(command=command, args=argv[1:], env=env)
     return None
+
+
+def not_found(where: str, command: str) -> str:
+    return f"cannot start {where}: command {escape_text(command)!r} not found"
 
 
 def python_command(command: str) -> str:

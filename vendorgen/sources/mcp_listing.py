@@ -13,12 +13,13 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 from vendorgen import limits
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
 from vendorgen.literals import escape_text
 from vendorgen.sources import waiting
-from vendorgen.sources.mcp import DEFAULT_TIMEOUT, TIMEOUT_ENV, _show, _where, stdio_params
+from vendorgen.sources.mcp import DEFAULT_TIMEOUT, TIMEOUT_ENV, _show, _where, not_found, stdio_params
 
 MAX_PAGES = 1000
 
@@ -174,11 +175,11 @@ def _failure(
     if logged:
         no_answer = f"no valid answer from the MCP server {where} within {timeout:g} s; the client said: {logged}"
     if isinstance(leaf, FileNotFoundError) and stdio:
-        return f"cannot start {where}: command {escape_text(server['command'])!r} not found"
+        return not_found(where, server["command"])
     if isinstance(leaf, PermissionError) and stdio:
         return f"cannot start {where}: permission denied"
-    if isinstance(leaf, TimeoutError) or "Timed out" in text:
-        return no_answer
+    if isinstance(leaf, TimeoutError) or re.search(r"\btimed out\b", text, re.IGNORECASE):
+        return no_answer  # mcp 1.x: "Timed out while waiting for response"; 2.x: "Request 'initialize' timed out"
     # A stdio server's pipes torn down, with no other error: the process is gone.
     closed = name in ("BrokenResourceError", "ClosedResourceError", "EndOfStream")
     if stdio and (closed or (name in _PROTOCOL_ERRORS and "Connection closed" in text)):
@@ -196,12 +197,7 @@ def _failure(
             return f"{where} refused access (HTTP {status}{said}); vendorgen sends no credentials to MCP servers"
         if status >= 500:
             return f"the MCP server {where} failed (HTTP {status}); try again later"
-        hint = (
-            " (is it an MCP streamable-http endpoint? for a legacy SSE server use mcp:sse:URL)"
-            if server["transport"] == "streamable-http"
-            else " (is it an MCP SSE endpoint? for streamable-http use mcp:URL)"
-        )
-        return f"{where} answered HTTP {status}{hint}"
+        return f"{where} answered HTTP {status}{_endpoint_hint(server, status)}"
     if name.endswith(("Timeout", "TimeoutException")):
         return no_answer
     if name in _PROTOCOL_ERRORS:
@@ -211,6 +207,18 @@ def _failure(
     if logged and name in ("BrokenResourceError", "ClosedResourceError"):
         return no_answer  # the client gave up waiting while the server still sent what it could not read
     return f"cannot read the tools of the MCP server {where}: {name}: {text}"
+
+
+def _endpoint_hint(server: Mapping[str, Any], status: int) -> str:
+    """How to find the MCP endpoint of a server that answered `status`: a bare host gets the usual path."""
+    streamable = server["transport"] == "streamable-http"
+    parts = urlsplit(server["url"])
+    if status == 404 and parts.path in ("", "/"):
+        usual = parts._replace(path="/mcp" if streamable else "/sse").geturl()
+        return f" (MCP servers usually answer at a path: try mcp:{'' if streamable else 'sse:'}{escape_text(usual)})"
+    if streamable:
+        return " (is it an MCP streamable-http endpoint? for a legacy SSE server use mcp:sse:URL)"
+    return " (is it an MCP SSE endpoint? for streamable-http use mcp:URL)"
 
 
 # The SDK's JSON-RPC error: McpError in mcp 1.x, MCPError in 2.x.
