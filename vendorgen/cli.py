@@ -339,15 +339,15 @@ def _print_runtime_check(workspace: Any, requirement_lists: list[tuple[str, ...]
 
     needed = runtime.union(requirement_lists)
     interpreter = project_python.find(workspace.root)
-    statuses = runtime.status(needed, project_python.installed_versions(interpreter, list(runtime.plain(needed))))
+    installed = project_python.installed_versions(interpreter, [*runtime.plain(needed), "pip"])
+    statuses = runtime.status(needed, installed)
     _echo(f"the vendored code needs at run time (Python {runtime.PYTHON}): {' '.join(needed)}")
     _echo(f"checked with {interpreter.executable}, {interpreter.found_by}:")
     for item in statuses:
         _echo(item.line())
     if not all(item.ok for item in statuses):
-        _echo(
-            "install them there: vendorgen requirements > requirements-vendored.txt; pip install -r requirements-vendored.txt"
-        )
+        command = project_python.install_command(interpreter, installed["pip"] is not None, "requirements-vendored.txt")
+        _echo(f"install them there: vendorgen requirements > requirements-vendored.txt; {command}")
 
 
 def _classes(item: Generated, shown: int = 5) -> str:
