@@ -374,3 +374,46 @@ def test_push_refuses_an_mcp_server_started_from_a_local_script(fakehub: FakeHub
     result = project.run("push", "server", "tester/x", "--tool", "add", env=env)
     one_error_line(result, 2, f"its MCP server runs the local file {script}, which the Space does not have")
     assert fakehub.requests == []
+
+
+# -------------------------------------------------------------------------------- the same thing twice
+
+
+def test_adding_a_module_again_is_refused_before_contacting_the_source(gradio_app: str, tmp_path: Path) -> None:
+    """Issue 21 item 8: the lock answers; the source, here a server script that now fails, is not started."""
+    project = plain_project(tmp_path / "p")
+    shutil.copy(SERVERS_DIR / "mcp_server.py", project.root / "server.py")
+    stdio = "mcp:stdio:python server.py stdio"
+    assert project.run("add", stdio, "--trust", "--name", "texts").exit_code == 0
+    (project.root / "server.py").write_text("raise SystemExit('started although the lock had the answer')\n")
+    before = project.snapshot()
+    one_error_line(project.run("add", stdio, "--trust", "--name", "texts"), 2, "already vendored: vendorgen update texts")
+    assert project.snapshot() == before
+
+    assert project.run("add", f"space:{gradio_app}", "--api-name", "/convert").exit_code == 0
+    for api_name in ("/convert", "convert"):  # the endpoint with or without its slash
+        again = project.run("add", f"space:{gradio_app}", "--api-name", api_name)
+        one_error_line(again, 2, "already vendored: vendorgen update convert")
+
+
+def test_two_modules_with_a_tool_of_the_same_name_are_refused_at_add_and_reported_by_check(tmp_path: Path) -> None:
+    """Issue 21 item 7: `serve` could not serve both, and an agent could not tell them apart."""
+    project = plain_project(tmp_path / "p")
+    shutil.copy(SERVERS_DIR / "mcp_server.py", project.root / "server.py")
+    first = project.run("add", "mcp:stdio:python server.py stdio", "--trust", "--name", "first")
+    assert first.exit_code == 0, first.stderr
+    before = project.snapshot()
+    second = project.run("add", "mcp:stdio:python server.py", "--trust", "--name", "second")
+    one_error_line(second, 2, "would be vendored by first and second; re-add it with --prefix P")
+    assert project.snapshot() == before
+    prefixed = project.run("add", "mcp:stdio:python server.py", "--trust", "--name", "second",
+                           "--prefix", "other")  # fmt: skip
+    assert prefixed.exit_code == 0, prefixed.stderr
+
+    # A lock that holds both anyway (two branches merged, each adding one): `check` says so and fails.
+    lock = project.root / "vendorgen.lock"
+    lock.write_text(lock.read_text().replace('tools = [\n    "other_', 'tools = [\n    "'))
+    checked = project.run("check")
+    assert checked.exit_code == 1
+    assert re.search(r"tools: the tool name \w+ is vendored by first and second; re-add one with --prefix", checked.stdout)
+    assert json.loads(project.run("check", "--json").stdout)["errors"][0]["message"].startswith("the tool name ")

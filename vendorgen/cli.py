@@ -500,7 +500,8 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool
         result = check_offline(workspace, names, allow_edits)
         code = 0 if result.ok else 1
         if as_json:
-            _report(workspace, result.ok, [report.check_json(state) for state in result.states], extra=result.extra)
+            _report(workspace, result.ok, [report.check_json(state) for state in result.states],
+                    [{"message": problem} for problem in result.shared_tools], extra=result.extra)  # fmt: skip
         else:
             _say(report.check_text(result), nl=False)
     if code:

@@ -107,6 +107,7 @@ def check_text(result: CheckResult) -> str:
     for path in result.extra:
         lines.append(f"{path}: extra: it says it is vendored, but {LOCK_NAME} does not list it")
     lines += [f"runtime: {problem}" for problem in result.runtime]
+    lines += [f"tools: {problem}" for problem in result.shared_tools]
     total = len(result.states)
     if result.ok:
         edited = sum(state.status == "edited" for state in result.states)
@@ -115,6 +116,7 @@ def check_text(result: CheckResult) -> str:
     else:
         extra = f", {_plural(len(result.extra), 'extra file')}" if result.extra else ""
         extra += ", the runtime module differs" if result.runtime else ""
+        extra += f", {_plural(len(result.shared_tools), 'tool name')} used twice" if result.shared_tools else ""
         lines.append(f"check failed: {len(result.failing)} of {total} vendored modules differ{extra}")
     return "\n".join(lines) + "\n"
 

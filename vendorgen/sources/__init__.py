@@ -39,7 +39,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
@@ -108,6 +108,11 @@ class Source:
         tool's remote name, which each generated class holds in `served_name_attribute`. Empty for a
         source whose definitions the served module cannot see change."""
         return {}
+
+    def same_module(self, recorded: AddOptions, given: AddOptions) -> bool:
+        """Whether `given` asks again for the module added with `recorded` (its snapshot's options), as far as
+        can be told without contacting the source: `add` then refuses it before contacting the source."""
+        return _request(recorded) == _request(given)
 
     def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:
         """What the gate lets `module` import: `allowed_imports`, plus what this module itself names."""
@@ -190,6 +195,11 @@ def _read_plugins() -> None:
                 raise VendorgenError(f"the source plugin {point.name} = {point.value} does not load: {exc}") from None
             register(loaded)
         _read.add("plugins")
+
+
+def _request(options: AddOptions) -> AddOptions:
+    """What names a module among `options`: not its name (compared apart), credentials or --keep-going."""
+    return replace(options, name=None, token=None, keep_going=False)
 
 
 def replay_options(name: str, **given: Any) -> dict[str, Any]:

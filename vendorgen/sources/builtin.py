@@ -8,6 +8,7 @@ Each class says what the rest of vendorgen needs to know (`vendorgen.sources.Sou
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +72,15 @@ class SpaceSource(_Shipped):
         {"parameter_order": "list[str]", "file_paths": "dict[str, list[str]]", "parameter_defaults": "dict[str, Any]"}
     )
     requirements = ("smolagents", "gradio_client")
+
+    def same_module(self, recorded: AddOptions, given: AddOptions) -> bool:
+        api_name = given.api_name and endpoint_path(given.api_name)
+        return super().same_module(recorded, replace(given, api_name=api_name))
+
+
+def endpoint_path(api_name: str) -> str:
+    """`--api-name convert` names the endpoint `/convert`."""
+    return api_name if api_name.startswith("/") else f"/{api_name}"
 
 
 class HubSource(_Shipped):

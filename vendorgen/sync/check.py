@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from vendorgen.naming import shared_tool_names
 from vendorgen.projectfiles import VENDORED_HEADER
 from vendorgen.sync.local import LocalState, local_state, select
 from vendorgen.workspace import LockEntry, Workspace
@@ -19,6 +20,7 @@ class CheckResult:
     extra: list[str]  # files that say they are vendored but that the lock does not list
     allow_edits: bool = False
     runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.runtime_sync, vendorgen.serve)
+    shared_tools: tuple[str, ...] = ()  # tool names that several modules use
 
     @property
     def failing(self) -> list[LocalState]:
@@ -26,7 +28,7 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
-        return not self.failing and not self.extra and not self.runtime
+        return not self.failing and not self.extra and not self.runtime and not self.shared_tools
 
 
 def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckResult:
@@ -36,7 +38,16 @@ def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = F
 
     states = [local_state(workspace, entry) for entry in select(entries, names)]
     runtime = tuple(runtime_sync.problems(workspace, entries, allow_edits)) + tuple(serve.problems(workspace, entries))
-    return CheckResult(states, extra_files(workspace, entries), allow_edits, runtime)
+    return CheckResult(states, extra_files(workspace, entries), allow_edits, runtime, shared_tools(entries))
+
+
+def shared_tools(entries: Iterable[LockEntry]) -> tuple[str, ...]:
+    """A tool name in several modules: an agent cannot tell them apart, and `vendorgen serve` refuses them."""
+    shared = shared_tool_names({entry.name: entry.tools for entry in entries})
+    return tuple(
+        f"the tool name {tool} is vendored by {' and '.join(modules)}; re-add one with --prefix P (or --name)"
+        for tool, modules in shared.items()
+    )
 
 
 def extra_files(workspace: Workspace, entries: Iterable[LockEntry]) -> list[str]:
