@@ -284,3 +284,29 @@ def test_an_argument_named_like_the_import_alias_is_renamed() -> None:
                 "tools": [{"name": "t", "schema": {"type": "object", "properties": {"_source": {"type": "string"}}}}]}  # fmt: skip
     [spec] = langchain_source.build(snapshot).tools[0].inputs
     assert (spec.name, spec.wire_name) == ("source", "_source")  # the generated forward uses `_source` itself
+
+
+def test_a_single_tool_is_unchanged_right_after_add_and_diff_exits_1_once_it_changes(tmp_path: Any) -> None:
+    """Issue 21 item 6: `update` replays the module's name; it must not read as a --name for the tool."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "pyproject.toml").write_text('[project]\nname = "demo"\nversion = "0"\n')
+    source = (REPO / "examples" / "langchain_tools.py").read_text()
+    (root / "mytools.py").write_text(source)
+    project = Project(root)
+    for target in ("mytools:count_words", "mytools:paint_needed"):
+        assert project.run("add", f"langchain:{target}").exit_code == 0
+    renamed = project.run("add", "langchain:mytools:count_words", "--name", "words")  # the tool's name too
+    assert renamed.exit_code == 0 and "(WordsTool)" in renamed.stdout, renamed.stderr
+
+    checked = project.run("check", "--remote")
+    assert checked.exit_code == 0, checked.stdout + checked.stderr
+    unchanged = project.run("diff")
+    assert unchanged.exit_code == 0, unchanged.stdout + unchanged.stderr
+    assert unchanged.stdout.count("upstream changes to") == 3 and "tool_name" not in unchanged.stdout
+
+    (root / "mytools.py").write_text(source.replace("Count the words of a text.", "Count the words of a text, fast."))
+    changed = project.run("diff", "count_words")
+    assert changed.exit_code == 1, changed.stdout + changed.stderr
+    assert "fast" in changed.stdout
+    assert project.run("check", "--remote").exit_code == 1

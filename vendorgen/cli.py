@@ -607,7 +607,8 @@ def diff(names: tuple[str, ...], offline: bool, as_json: bool) -> None:
 
     Upstream: the locked snapshot against what the source answers now, as a
     schema summary and a diff of the generated code. Local: the code the locked
-    snapshot generates against the file on disk.
+    snapshot generates against the file on disk. Exits 1 when a source changed
+    upstream, 2 when one cannot be read.
 
     \b
     Examples:
@@ -632,6 +633,8 @@ def diff(names: tuple[str, ...], offline: bool, as_json: bool) -> None:
     if failed:
         worst = max((item.error for item in failed if item.error), key=lambda error: error.exit_code)
         raise type(worst)("; ".join(f"{item.local.entry.name}: {item.error}" for item in failed))
+    if any(item.upstream is not None and item.upstream.changes for item in diffs):
+        sys.exit(1)  # as `check --remote`: a script can tell that a source changed
 
 
 @cli.command()
