@@ -26,6 +26,8 @@ MODULE = "tests.servers.langchain_tools"
 ATTRS = ["search_docs", "place_order", "raw_query", "Calculator", "text_toolkit", "TextToolkit", "whoami",
          "make_calculator", "make_toolkit", "make_tools"]  # fmt: skip
 NAMES = {"make_calculator": "calc_factory", "TextToolkit": "text_toolkit_class"}  # --name where defaults would clash
+# Tools that several attributes give (three toolkits, a factory's list): add refuses a tool name twice.
+PREFIXES = {"TextToolkit": "cls", "make_toolkit": "made", "make_tools": "listed"}
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +38,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
     project = Project(root)
     for attr in ATTRS:
         extra = ["--name", NAMES[attr]] if attr in NAMES else []
+        extra += ["--prefix", PREFIXES[attr]] if attr in PREFIXES else []
         result = project.run("add", f"langchain:{MODULE}:{attr}", "--json", *extra)
         assert result.exit_code == 0, (attr, result.stderr)
     return project
@@ -108,22 +111,22 @@ def test_base_tool_subclass_and_factory(project: Project, name: str) -> None:
     assert lt.CALLS == [("calculator", {"a": 6.0, "b": 7.0, "op": "mul"}), ("calculator", {"a": 1.0, "b": 2.0, "op": "add"})]
 
 
-@pytest.mark.parametrize("name", ["text_toolkit", "text_toolkit_class", "make_toolkit"])
-def test_toolkits(project: Project, name: str) -> None:
+@pytest.mark.parametrize(("name", "prefix"), [("text_toolkit", ""), ("text_toolkit_class", "cls_"), ("make_toolkit", "made_")])
+def test_toolkits(project: Project, name: str, prefix: str) -> None:
     found = tools(project, name)
-    assert sorted(found) == ["reverse", "word_count"]
-    assert found["word_count"](text="one two three") == 3
-    assert found["word_count"].output_type == "integer"
-    assert found["reverse"](text="abc") == "cba"
+    assert sorted(found) == [f"{prefix}reverse", f"{prefix}word_count"]
+    assert found[f"{prefix}word_count"](text="one two three") == 3
+    assert found[f"{prefix}word_count"].output_type == "integer"
+    assert found[f"{prefix}reverse"](text="abc") == "cba"
 
 
 def test_factory_returning_a_list_and_injected_arguments(project: Project) -> None:
     found = tools(project, "make_tools")
-    assert sorted(found) == ["search_docs", "whoami"]
+    assert sorted(found) == ["listed_search_docs", "listed_whoami"]
     whoami = tools(project, "whoami")["whoami"]
     assert list(whoami.inputs) == ["greeting"]  # the injected user_id is left out
     assert whoami(greeting="hello") == "hello, anonymous"
-    assert found["whoami"](greeting="hi") == "hi, anonymous"
+    assert found["listed_whoami"](greeting="hi") == "hi, anonymous"
 
 
 def test_every_tool_passes_smolagents_validation(project: Project) -> None:
