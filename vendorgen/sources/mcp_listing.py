@@ -15,9 +15,9 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
-from vendorgen import limits
+from vendorgen.generate import limits
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
-from vendorgen.literals import escape_text
+from vendorgen.generate.literals import escape_text
 from vendorgen.sources import waiting
 from vendorgen.sources.mcp import DEFAULT_TIMEOUT, TIMEOUT_ENV, _show, _where, not_found, stdio_params
 

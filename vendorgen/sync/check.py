@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vendorgen.naming import shared_tool_names
-from vendorgen.projectfiles import VENDORED_HEADER
+from vendorgen.project.paths import VENDORED_HEADER
 from vendorgen.sync.local import LocalState, local_state, select
-from vendorgen.workspace import LockEntry, Workspace
+from vendorgen.project.workspace import LockEntry, Workspace
 
 
 @dataclass(frozen=True)
