@@ -417,3 +417,18 @@ def test_two_modules_with_a_tool_of_the_same_name_are_refused_at_add_and_reporte
     assert checked.exit_code == 1
     assert re.search(r"tools: the tool name \w+ is vendored by first and second; re-add one with --prefix", checked.stdout)
     assert json.loads(project.run("check", "--json").stdout)["errors"][0]["message"].startswith("the tool name ")
+
+
+def test_diff_and_update_show_what_they_wait_for_on_a_terminal(tmp_path: Path) -> None:
+    """Issue 21 item 11: the whole inspection is the wait (here importing the user's LangChain module), for every
+    command that reads a source."""
+    project = plain_project(tmp_path / "p")
+    tools = (REPO / "examples" / "langchain_tools.py").read_text()
+    (project.root / "mytools.py").write_text(tools)
+    assert project.run("add", "langchain:mytools:count_words").exit_code == 0
+    (project.root / "mytools.py").write_text(tools + "\nimport time\n\ntime.sleep(3)  # a slow import\n")
+    # The module's revision (the hash of its file) changed: diff and check --remote exit 1.
+    for command, code in ((["diff"], 1), (["update", "--dry-run"], 0), (["check", "--remote"], 1)):
+        shown = on_terminal(project, *command)
+        assert shown.exit_code == code, shown.stderr
+        assert "waiting for langchain:mytools:count_words (1 s)" in shown.stderr, (command, shown.stderr)

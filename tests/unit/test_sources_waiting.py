@@ -74,7 +74,7 @@ def test_a_wait_over_a_second_is_shown_then_erased(monkeypatch: pytest.MonkeyPat
         with sources.shown_wait("nothing long"):
             pass
         assert stream.getvalue() == ""  # a short wait is not worth a line
-        with sources.inspecting("space:http://127.0.0.1:9/"), sources.waiting():
+        with sources.shown_wait("space:http://127.0.0.1:9/"):
             time.sleep(0.5)
     finally:
         sources.show_waits(None)

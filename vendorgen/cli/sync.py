@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from vendorgen.cli.context import _complete_names, _refuse_together, _workspace
-from vendorgen.cli.output import _counter, _json_mode, _progress, _report, _say, _shown
+from vendorgen.cli.output import _counter, _json_mode, _report, _say, _shown
 
 if TYPE_CHECKING:
     from vendorgen.project.workspace import Workspace
@@ -107,7 +107,8 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
         _json_mode("update")
     workspace = _workspace()
     entries = select(workspace.read_lock(), names)
-    plan = plan_update(workspace, entries, offline, trust, progress=lambda chosen: _progress(chosen, "reading"))
+    with _counter(len(entries), "reading") as advance:
+        plan = plan_update(workspace, entries, offline, trust, progress=advance)
     preview = dry_run or show_diff
     if not preview:
         apply_update(workspace, plan.steps, plan.runtime)
@@ -171,7 +172,9 @@ def diff(names: tuple[str, ...], offline: bool, as_json: bool) -> None:
     if as_json:
         _json_mode("diff")
     workspace = _workspace()
-    diffs = diff_modules(workspace, select(workspace.read_lock(), names), offline)
+    entries = select(workspace.read_lock(), names)
+    with _counter(0 if offline else len(entries), "reading") as advance:
+        diffs = diff_modules(workspace, entries, offline, advance)
     failed = [item for item in diffs if item.error is not None]
     if as_json:
         errors = [{"message": str(item.error), "source": item.local.entry.source,

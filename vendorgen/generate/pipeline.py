@@ -70,7 +70,7 @@ def inspect(uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
 
 
 def _inspect(source: Source, target: str, uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
-    with sources.meanwhile(_import_generator), sources.inspecting(uri):
+    with sources.meanwhile(_import_generator), sources.shown_wait(uri):
         snapshots = source.inspect(target, options)
     # Through JSON and back, so what is generated now is exactly what the committed snapshot regenerates.
     return [json.loads(snapshot_text(snapshot)) for snapshot in snapshots]

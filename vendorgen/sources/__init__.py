@@ -27,8 +27,9 @@ with an entry point in the group `vendorgen.sources` naming its `Source` subclas
 or by calling `register` itself. Registering imports nothing heavy: a source imports its
 client library inside `inspect`. A source wraps its wait for a server's answer in
 `waiting()`, so that the pipeline's work queued with `meanwhile` (importing the code
-generator) runs then, and so that a wait of more than a second is shown on a terminal
-(`show_waits`).
+generator) runs then. The pipeline shows a whole inspection that takes more than a second
+on a terminal (`show_waits`, `shown_wait`): importing a client library and starting a
+server are part of the wait.
 """
 
 from __future__ import annotations
@@ -259,8 +260,8 @@ _FLAGS = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "trust":
 OPTION_FIELDS = tuple(_FLAGS)  # every AddOptions field but none other
 
 
-# Per thread: work queued by `meanwhile` for the next source that waits on a server, and what
-# `inspecting` says the thread waits for (`check --remote` inspects several sources at once).
+# Per thread: work queued by `meanwhile` for the next source that waits on a server
+# (`check --remote` inspects several sources at once).
 _local = threading.local()
 
 
@@ -284,17 +285,6 @@ def meanwhile(work: Callable[[], object]) -> Iterator[None]:
 
 
 @contextmanager
-def inspecting(uri: str) -> Iterator[None]:
-    """Inside the block, a source's `waiting()` is shown as a wait for `uri`."""
-    outer = getattr(_local, "label", "")
-    _local.label = uri
-    try:
-        yield
-    finally:
-        _local.label = outer
-
-
-@contextmanager
 def waiting() -> Iterator[None]:
     """Around a source's wait for a server: the queued work runs in threads alongside, joined at the end.
 
@@ -307,8 +297,7 @@ def waiting() -> Iterator[None]:
     for thread in threads:
         thread.start()
     try:
-        with shown_wait(getattr(_local, "label", "") or "the source"):
-            yield
+        yield
     finally:
         for thread in threads:
             thread.join()

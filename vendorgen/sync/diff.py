@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from vendorgen.errors import VendorgenError
 from vendorgen.sync.local import LocalState, local_state
-from vendorgen.sync.remote import Reinspector, Upstream
+from vendorgen.sync.remote import Reinspector, Upstream, per_source
 from vendorgen.project.workspace import LockEntry, Workspace
 
 
@@ -21,12 +21,20 @@ class ModuleDiff:
         return self.upstream.error if self.upstream is not None else None
 
 
-def diff(workspace: Workspace, entries: Sequence[LockEntry], offline: bool = False) -> list[ModuleDiff]:
-    """For each module, upstream changes (locked snapshot -> live source) and local edits (generated -> disk)."""
-    reinspector = Reinspector(workspace)  # each source read once for all its modules
+def diff(
+    workspace: Workspace,
+    entries: Sequence[LockEntry],
+    offline: bool = False,
+    progress: Callable[[int], object] = lambda done: None,
+) -> list[ModuleDiff]:
+    """For each module, upstream changes (locked snapshot -> live source) and local edits (generated -> disk).
+
+    Sources are read as `check --remote` reads them: each once, several at once.
+    """
+    upstream: list[Upstream | None] = (
+        [None] * len(entries) if offline else list(per_source(entries, Reinspector(workspace).compare, progress))
+    )
     return [
-        ModuleDiff(
-            local_state(workspace, entry, regenerate_anyway=True), None if offline else reinspector.compare(entry)
-        )
-        for entry in entries
+        ModuleDiff(local_state(workspace, entry, regenerate_anyway=True), live)
+        for entry, live in zip(entries, upstream)
     ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +11,7 @@ from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.sync.merge import merge3, unified_diff
 from vendorgen.sync.history import written_text
 from vendorgen.sync.local import regenerate
-from vendorgen.sync.remote import Reinspector, upstream_changes
+from vendorgen.sync.remote import Reinspector, per_source, upstream_changes
 from vendorgen.project.workspace import LockEntry, Workspace
 
 if TYPE_CHECKING:
@@ -80,22 +80,26 @@ def plan_update(
     entries: Sequence[LockEntry],
     offline: bool = False,
     trust: bool = False,
-    progress: Callable[[Sequence[LockEntry]], Iterable[LockEntry]] = iter,
+    progress: Callable[[int], object] = lambda done: None,
 ) -> UpdatePlan:
     """Regenerate each module from its live source (or its snapshot when `offline`); write nothing.
 
     New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`.
-    `progress` wraps the entries for display.
+    Sources are read as `check --remote` reads them (`per_source`); `progress(n)` as n modules are planned.
     """
     from vendorgen import runtime_sync
 
     reinspector = Reinspector(workspace, move_pins=True)
-    steps, failures = [], []
-    for entry in progress(entries):
+
+    def plan_one(entry: LockEntry) -> Step | VendorgenError:
         try:
-            steps.append(_plan_one(workspace, entry, reinspector, offline, trust))
+            return _plan_one(workspace, entry, reinspector, offline, trust)
         except VendorgenError as exc:
-            failures.append((entry, exc))
+            return exc
+
+    planned = per_source(entries, plan_one, progress)
+    steps = [step for step in planned if isinstance(step, Step)]
+    failures = [(entry, step) for entry, step in zip(entries, planned) if isinstance(step, VendorgenError)]
     # The runtime is shared by every module beside it, so it follows this vendorgen even for one module;
     # the server module beside them follows what the steps write.
     after = {entry.name: entry for entry in workspace.read_lock()}
