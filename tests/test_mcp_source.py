@@ -955,7 +955,7 @@ def test_mcpadapt_alone_reads_only_the_first_page() -> None:
                                    env=server_env())  # fmt: skip
     theirs, _ = mcpadapt_tools(params)
     assert [tool.name for tool in theirs] == ["tree_sum", "hostile_text"]
-    info, everything = mcp_listing.list_tools({"transport": "stdio", "command": "python",
+    info, everything, _ = mcp_listing.list_tools({"transport": "stdio", "command": "python",
                                               "args": params.args, "env": ["PYTHONPATH"]})  # fmt: skip
     assert [tool["name"] for tool in everything] == mcp_lowlevel.TOOL_NAMES
     assert info["name"] == "vendorgen-lowlevel"

@@ -150,6 +150,7 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
                 "status": "not written" if dry_run else "written",
                 "tools": [{"name": tool.name, "class": tool.class_name} for tool in item.module.tools],
                 "written": not dry_run,
+                "withheld": item.snapshot.get("withheld", {}),
                 **_review_json(item),
             }
             for item in added.generated
@@ -164,10 +165,21 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
                 _say(item.code, nl=False)
             else:
                 _say(f"wrote {path} ({_classes(item)})")
+            if withheld := _withheld_text(item):
+                _note(f"{item.module.name} leaves out what {item.module.source} lists: {withheld}")
             _print_review(item, path)
         if added.generated and not dry_run:
             _print_runtime_check(workspace, [item.module.requirements for item in added.generated])
     _raise_failures(added)
+
+
+def _withheld_text(item: Generated) -> str:
+    """The tools a source lists and the module leaves out (`withheld` in its snapshot), grouped by why."""
+    withheld = item.snapshot.get("withheld", {})
+    by_reason: dict[str, list[str]] = {}
+    for name, reason in withheld.items():
+        by_reason.setdefault(reason, []).append(name)
+    return "; ".join(f"{', '.join(names)} ({reason})" for reason, names in by_reason.items())
 
 
 def _print_runtime_check(workspace: Any, requirement_lists: list[tuple[str, ...]]) -> None:

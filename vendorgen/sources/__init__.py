@@ -8,6 +8,9 @@ class variables) and does the two things only it can do:
 - `build(snapshot) -> ModuleSpec`: pure, so a committed snapshot regenerates
   the module offline, byte for byte.
 
+A snapshot may hold `withheld`: {remote name: why the module leaves it out}, for what the
+source lists that vendored code could not call; `add` says so.
+
 A kind that only stands for other sources (a Hub collection) implements `members`
 instead and has no template.
 

@@ -149,14 +149,19 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
         target = "stdio:" + shlex.join([server["command"], *server["args"]])
     from vendorgen.sources.mcp_listing import list_tools
 
-    info, raw_tools = list_tools(server, seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT))
+    info, raw_tools, offered_to_capable = list_tools(server, seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT))
     limits.check_listing(raw_tools, f"the tools/list of the MCP server {_where(server)}")
     tools = [tool for tool in raw_tools if isinstance(tool, dict)]
     names = [tool.get("name") for tool in tools]
     duplicates = sorted({name for name in names if names.count(name) > 1}, key=str)
     if duplicates:
         raise SchemaError(f"the server lists these tools more than once: {', '.join(map(_show, duplicates))}")
+    withheld = _withheld(tools, offered_to_capable)
+    tools = [tool for tool in tools if tool.get("name") not in list(withheld)]  # a hostile name may be unhashable
     if options.tools:
+        by_either_name = {**{tool_name(name, options.prefix): name for name in withheld}, **{name: name for name in withheld}}
+        if refused := [by_either_name[name] for name in options.tools if name in by_either_name]:
+            raise UsageError("cannot vendor " + "; ".join(f"{_show(name)}: {withheld[name]}" for name in refused))
         tools = _select(tools, options.tools, options.prefix)
     if not tools:
         raise SchemaError(f"the MCP server at {_where(server)} lists no tools")
@@ -175,8 +180,26 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             "prefix": options.prefix,
             "tools": tools,
             "options": again,
+            # What the server lists and this module leaves out, and why (`add` says so): only for the whole server.
+            **({"withheld": withheld} if withheld and not options.tools else {}),
         }
     ]
+
+
+# Why a tool is not vendored (vendored tools connect as a client that declares no capabilities).
+NEEDS_CAPABILITIES = "offered only to clients that declare roots, sampling or elicitation, which vendored tools do not"
+NEEDS_TASKS = "execution.taskSupport is required: every call must run as an MCP task, which vendored tools do not"
+
+
+def _withheld(tools: list[dict[str, Any]], offered_to_capable: set[str] | None) -> dict[str, str]:
+    """The tools that vendored code could not call, by name, with the reason, sorted."""
+    listed = [tool.get("name") for tool in tools]
+    withheld = {name: NEEDS_CAPABILITIES for name in offered_to_capable or () if name not in listed}
+    for tool in tools:
+        execution = tool.get("execution")
+        if isinstance(tool.get("name"), str) and isinstance(execution, Mapping) and execution.get("taskSupport") == "required":
+            withheld[tool["name"]] = NEEDS_TASKS
+    return dict(sorted(withheld.items()))
 
 
 def _select(tools: list[dict[str, Any]], wanted: tuple[str, ...], prefix: str) -> list[dict[str, Any]]:

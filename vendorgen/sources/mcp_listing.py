@@ -26,8 +26,13 @@ MAX_PAGES = 1000
 
 def list_tools(
     server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(serverInfo, every tool as the JSON the server sent)."""
+) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None]:
+    """(serverInfo, every tool as the JSON the server sent, the names of the tools it lists to a client that
+    declares every capability it may ask for: roots, sampling, elicitation; None when that listing failed).
+
+    The two listings run side by side, each in its own session (a stdio server is started twice): a
+    server decides what to offer when a client initializes. Their bytes count against one budget.
+    """
     import asyncio
 
     from vendorgen.sources import mcp_client
@@ -41,14 +46,24 @@ def list_tools(
             tools = await _all_pages(client)
         return info, [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
 
-    async def bounded() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    async def offered_to_capable_clients() -> set[str] | None:
+        names = None
+        try:
+            async with mcp_client.session(server, params, timeout, received, capable=True) as (client, _):
+                names = {tool.name for tool in await _all_pages(client)}
+        except Exception:  # noqa: BLE001 - the listing above is what counts; this one's names, if read, stand
+            pass  # (server-everything asks a client with roots for them as it closes: the close may fail)
+        return names
+
+    async def bounded() -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None]:
         # Each request has its own timeout; this bounds everything else (a TCP
         # connect that hangs, a process that will not die). Pages add up.
         # The SDK may wait on a stream cut at the byte limit (its SSE reader blocks handing the
         # error on): the whole listing is cancelled then.
-        listing = asyncio.ensure_future(run())
+        listing = asyncio.ensure_future(asyncio.gather(run(), offered_to_capable_clients()))
         received.stop = listing.cancel
-        return await asyncio.wait_for(listing, timeout * 4 + 10)
+        (info, tools), capable = await asyncio.wait_for(listing, timeout * 4 + 10)
+        return info, tools, capable
 
     with _client_log() as log, waiting():
         try:
