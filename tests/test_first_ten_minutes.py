@@ -432,3 +432,18 @@ def test_diff_and_update_show_what_they_wait_for_on_a_terminal(tmp_path: Path) -
         shown = on_terminal(project, *command)
         assert shown.exit_code == code, shown.stderr
         assert "waiting for langchain:mytools:count_words (1 s)" in shown.stderr, (command, shown.stderr)
+
+
+def test_the_readmes_first_example_shows_what_add_prints(gradio_app: str, tmp_path: Path) -> None:
+    """Issue 21 item 12: the whole output, in a project with a `.venv` made by `python -m venv .venv`."""
+    import sys
+
+    block = re.search(
+        r"vendorgen add space:http://127\.0\.0\.1:7860/ --api-name /convert\n```\n```\n(.*?)```", (REPO / "README.md").read_text(), re.S
+    )
+    assert block is not None
+    project = plain_project(tmp_path / "your-project")
+    subprocess.run([sys.executable, "-m", "venv", str(project.root / ".venv")], check=True)
+    added = project.run("add", f"space:{gradio_app}", "--api-name", "/convert", env={"VIRTUAL_ENV": "", "VENDORGEN_PYTHON": ""})
+    assert added.exit_code == 0, added.stderr
+    assert added.stdout == block.group(1).replace("/home/me/your-project", str(project.root))

@@ -30,8 +30,9 @@ def list_tools(
     """(serverInfo, every tool as the JSON the server sent, the names of the tools it lists to a client that
     declares every capability it may ask for: roots, sampling, elicitation; None when that listing failed).
 
-    The two listings run side by side, each in its own session (a stdio server is started twice): a
-    server decides what to offer when a client initializes. Their bytes count against one budget.
+    The second listing is a session of its own (a stdio server is started again): a server decides what
+    to offer when a client initializes. It runs once the first has succeeded, so that every failure is
+    the first listing's, reported as before; its own failure only leaves what is withheld unknown.
     """
     import asyncio
 
@@ -48,8 +49,10 @@ def list_tools(
 
     async def offered_to_capable_clients() -> set[str] | None:
         names = None
+        capable_received = limits.ReadBudget(f"what the MCP server {where} sent to a client with capabilities")
+        capable_received.stop = asyncio.current_task().cancel  # type: ignore[union-attr]  # a task runs this
         try:
-            async with mcp_client.session(server, params, timeout, received, capable=True) as (client, _):
+            async with mcp_client.session(server, params, timeout, capable_received, capable=True) as (client, _):
                 names = {tool.name for tool in await _all_pages(client)}
         except Exception:  # noqa: BLE001 - the listing above is what counts; this one's names, if read, stand
             pass  # (server-everything asks a client with roots for them as it closes: the close may fail)
@@ -60,9 +63,13 @@ def list_tools(
         # connect that hangs, a process that will not die). Pages add up.
         # The SDK may wait on a stream cut at the byte limit (its SSE reader blocks handing the
         # error on): the whole listing is cancelled then.
-        listing = asyncio.ensure_future(asyncio.gather(run(), offered_to_capable_clients()))
+        listing = asyncio.ensure_future(run())
         received.stop = listing.cancel
-        (info, tools), capable = await asyncio.wait_for(listing, timeout * 4 + 10)
+        info, tools = await asyncio.wait_for(listing, timeout * 4 + 10)
+        try:
+            capable = await asyncio.wait_for(offered_to_capable_clients(), timeout * 4 + 10)
+        except (TimeoutError, asyncio.TimeoutError, asyncio.CancelledError):
+            capable = None
         return info, tools, capable
 
     with _client_log() as log, waiting():
