@@ -200,13 +200,13 @@ def test_the_token_from_the_environment_is_not_an_option_given(tmp_path: Path) -
 @pytest.mark.parametrize(("given", "used"), [("my-stats", "my_stats"), ("class", "class_")])
 def test_a_name_changed_on_the_way_is_reported(gradio_app: str, tmp_path: Path, given: str, used: str) -> None:
     project = plain_project(tmp_path / "p")
+    as_json = json.loads(project.run("add", f"space:{gradio_app}", "--api-name", "/stats", "--name", given,
+                                     "--dry-run", "--json").stdout)  # fmt: skip
+    assert as_json["notes"] == [f"--name {given} is used as {used} (a Python name)"]
     result = project.run("add", f"space:{gradio_app}", "--api-name", "/stats", "--name", given)
     assert result.exit_code == 0, result.stderr
     assert result.stderr == f"note: --name {given} is used as {used} (a Python name)\n"
     assert result.stdout.startswith(f"wrote tools/{used}.py")
-    as_json = json.loads(project.run("add", f"space:{gradio_app}", "--api-name", "/stats", "--name", given,
-                                     "--dry-run", "--json").stdout)  # fmt: skip
-    assert as_json["notes"] == [f"--name {given} is used as {used} (a Python name)"]
 
 
 def test_the_langchain_hint_names_toolkits_and_factories(tmp_path: Path) -> None:
