@@ -54,6 +54,8 @@ CASES = {
                            faulty_http("truncated")),
     "http malformed": Case("mcp:http://{address}/mcp", "Error parsing JSON response (ValidationError",
                            faulty_http("malformed")),
+    "http 404 at the host": Case("mcp:http://{address}/", "answered HTTP 404 (MCP servers usually answer at a path:"
+                                 " try mcp:http://127.0.0.1:", faulty_http("status:404")),
     "http reset": Case("mcp:http://{address}/mcp", "the connection to http://127.0.0.1:", faulty_http("reset")),
     "http unreachable": Case(f"mcp:http://{UNREACHABLE}/mcp", f"cannot connect to http://{UNREACHABLE}/mcp"),
     "http killed while listing": Case("mcp:http://{address}/mcp", NO_ANSWER, faulty_mcp("http", "die")),
@@ -61,6 +63,7 @@ CASES = {
     # legacy SSE
     "sse 401": Case("mcp:sse:http://{address}/sse", "refused access (HTTP 401: injected failure)", faulty_http("status:401")),
     "sse 500": Case("mcp:sse:http://{address}/sse", "failed (HTTP 500)", faulty_http("status:500")),
+    "sse 404 at the host": Case("mcp:sse:http://{address}", "try mcp:sse:http://127.0.0.1:", faulty_http("status:404")),
     "sse hang": Case("mcp:sse:http://{address}/sse", NO_ANSWER, faulty_http("hang")),
     "sse not an event stream": Case("mcp:sse:http://{address}/sse", "Content-Type to contain 'text/event-stream'",
                                     faulty_http("malformed")),

@@ -100,6 +100,14 @@ def test_check_without_a_lock_is_an_error_not_a_pass(tmp_path: Path) -> None:
     assert project.run("list").exit_code == 0  # listing nothing is an answer
 
 
+def test_outside_any_project_the_error_names_no_file_that_is_not_there(tmp_path: Path) -> None:
+    nowhere = tmp_path / "nowhere"
+    nowhere.mkdir()
+    result = Project(nowhere).run("check")
+    one_error_line(result, 2, f"no vendorgen.lock, pyproject.toml or .git in {nowhere} or above it: not a project")
+    assert "holding" not in result.stderr
+
+
 def test_a_project_inside_another_names_the_lock_above(vendored: Project, tmp_path: Path) -> None:
     copy = copy_of(vendored, tmp_path / "outer")
     inner = plain_project(copy.root / "inner")  # its own pyproject.toml: the nearest marker wins
@@ -192,13 +200,13 @@ def test_the_token_from_the_environment_is_not_an_option_given(tmp_path: Path) -
 @pytest.mark.parametrize(("given", "used"), [("my-stats", "my_stats"), ("class", "class_")])
 def test_a_name_changed_on_the_way_is_reported(gradio_app: str, tmp_path: Path, given: str, used: str) -> None:
     project = plain_project(tmp_path / "p")
+    as_json = json.loads(project.run("add", f"space:{gradio_app}", "--api-name", "/stats", "--name", given,
+                                     "--dry-run", "--json").stdout)  # fmt: skip
+    assert as_json["notes"] == [f"--name {given} is used as {used} (a Python name)"]
     result = project.run("add", f"space:{gradio_app}", "--api-name", "/stats", "--name", given)
     assert result.exit_code == 0, result.stderr
     assert result.stderr == f"note: --name {given} is used as {used} (a Python name)\n"
     assert result.stdout.startswith(f"wrote tools/{used}.py")
-    as_json = json.loads(project.run("add", f"space:{gradio_app}", "--api-name", "/stats", "--name", given,
-                                     "--dry-run", "--json").stdout)  # fmt: skip
-    assert as_json["notes"] == [f"--name {given} is used as {used} (a Python name)"]
 
 
 def test_the_langchain_hint_names_toolkits_and_factories(tmp_path: Path) -> None:
@@ -366,3 +374,76 @@ def test_push_refuses_an_mcp_server_started_from_a_local_script(fakehub: FakeHub
     result = project.run("push", "server", "tester/x", "--tool", "add", env=env)
     one_error_line(result, 2, f"its MCP server runs the local file {script}, which the Space does not have")
     assert fakehub.requests == []
+
+
+# -------------------------------------------------------------------------------- the same thing twice
+
+
+def test_adding_a_module_again_is_refused_before_contacting_the_source(gradio_app: str, tmp_path: Path) -> None:
+    """Issue 21 item 8: the lock answers; the source, here a server script that now fails, is not started."""
+    project = plain_project(tmp_path / "p")
+    shutil.copy(SERVERS_DIR / "mcp_server.py", project.root / "server.py")
+    stdio = "mcp:stdio:python server.py stdio"
+    assert project.run("add", stdio, "--trust", "--name", "texts").exit_code == 0
+    (project.root / "server.py").write_text("raise SystemExit('started although the lock had the answer')\n")
+    before = project.snapshot()
+    one_error_line(project.run("add", stdio, "--trust", "--name", "texts"), 2, "already vendored: vendorgen update texts")
+    assert project.snapshot() == before
+
+    assert project.run("add", f"space:{gradio_app}", "--api-name", "/convert").exit_code == 0
+    for api_name in ("/convert", "convert"):  # the endpoint with or without its slash
+        again = project.run("add", f"space:{gradio_app}", "--api-name", api_name)
+        one_error_line(again, 2, "already vendored: vendorgen update convert")
+
+
+def test_two_modules_with_a_tool_of_the_same_name_are_refused_at_add_and_reported_by_check(tmp_path: Path) -> None:
+    """Issue 21 item 7: `serve` could not serve both, and an agent could not tell them apart."""
+    project = plain_project(tmp_path / "p")
+    shutil.copy(SERVERS_DIR / "mcp_server.py", project.root / "server.py")
+    first = project.run("add", "mcp:stdio:python server.py stdio", "--trust", "--name", "first")
+    assert first.exit_code == 0, first.stderr
+    before = project.snapshot()
+    second = project.run("add", "mcp:stdio:python server.py", "--trust", "--name", "second")
+    one_error_line(second, 2, "would be vendored by first and second; re-add it with --prefix P")
+    assert project.snapshot() == before
+    prefixed = project.run("add", "mcp:stdio:python server.py", "--trust", "--name", "second",
+                           "--prefix", "other")  # fmt: skip
+    assert prefixed.exit_code == 0, prefixed.stderr
+
+    # A lock that holds both anyway (two branches merged, each adding one): `check` says so and fails.
+    lock = project.root / "vendorgen.lock"
+    lock.write_text(lock.read_text().replace('tools = [\n    "other_', 'tools = [\n    "'))
+    checked = project.run("check")
+    assert checked.exit_code == 1
+    assert re.search(r"tools: the tool name \w+ is vendored by first and second; re-add one with --prefix", checked.stdout)
+    assert json.loads(project.run("check", "--json").stdout)["errors"][0]["message"].startswith("the tool name ")
+
+
+def test_diff_and_update_show_what_they_wait_for_on_a_terminal(tmp_path: Path) -> None:
+    """Issue 21 item 11: the whole inspection is the wait (here importing the user's LangChain module), for every
+    command that reads a source."""
+    project = plain_project(tmp_path / "p")
+    tools = (REPO / "examples" / "langchain_tools.py").read_text()
+    (project.root / "mytools.py").write_text(tools)
+    assert project.run("add", "langchain:mytools:count_words").exit_code == 0
+    (project.root / "mytools.py").write_text(tools + "\nimport time\n\ntime.sleep(3)  # a slow import\n")
+    # The module's revision (the hash of its file) changed: diff and check --remote exit 1.
+    for command, code in ((["diff"], 1), (["update", "--dry-run"], 0), (["check", "--remote"], 1)):
+        shown = on_terminal(project, *command)
+        assert shown.exit_code == code, shown.stderr
+        assert "waiting for langchain:mytools:count_words (1 s)" in shown.stderr, (command, shown.stderr)
+
+
+def test_the_readmes_first_example_shows_what_add_prints(gradio_app: str, tmp_path: Path) -> None:
+    """Issue 21 item 12: the whole output, in a project with a `.venv` made by `python -m venv .venv`."""
+    import sys
+
+    block = re.search(
+        r"vendorgen add space:http://127\.0\.0\.1:7860/ --api-name /convert\n```\n```\n(.*?)```", (REPO / "README.md").read_text(), re.S
+    )
+    assert block is not None
+    project = plain_project(tmp_path / "your-project")
+    subprocess.run([sys.executable, "-m", "venv", str(project.root / ".venv")], check=True)
+    added = project.run("add", f"space:{gradio_app}", "--api-name", "/convert", env={"VIRTUAL_ENV": "", "VENDORGEN_PYTHON": ""})
+    assert added.exit_code == 0, added.stderr
+    assert added.stdout == block.group(1).replace("/home/me/your-project", str(project.root))

@@ -26,6 +26,8 @@ MODULE = "tests.servers.langchain_tools"
 ATTRS = ["search_docs", "place_order", "raw_query", "Calculator", "text_toolkit", "TextToolkit", "whoami",
          "make_calculator", "make_toolkit", "make_tools"]  # fmt: skip
 NAMES = {"make_calculator": "calc_factory", "TextToolkit": "text_toolkit_class"}  # --name where defaults would clash
+# Tools that several attributes give (three toolkits, a factory's list): add refuses a tool name twice.
+PREFIXES = {"TextToolkit": "cls", "make_toolkit": "made", "make_tools": "listed"}
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +38,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
     project = Project(root)
     for attr in ATTRS:
         extra = ["--name", NAMES[attr]] if attr in NAMES else []
+        extra += ["--prefix", PREFIXES[attr]] if attr in PREFIXES else []
         result = project.run("add", f"langchain:{MODULE}:{attr}", "--json", *extra)
         assert result.exit_code == 0, (attr, result.stderr)
     return project
@@ -108,22 +111,22 @@ def test_base_tool_subclass_and_factory(project: Project, name: str) -> None:
     assert lt.CALLS == [("calculator", {"a": 6.0, "b": 7.0, "op": "mul"}), ("calculator", {"a": 1.0, "b": 2.0, "op": "add"})]
 
 
-@pytest.mark.parametrize("name", ["text_toolkit", "text_toolkit_class", "make_toolkit"])
-def test_toolkits(project: Project, name: str) -> None:
+@pytest.mark.parametrize(("name", "prefix"), [("text_toolkit", ""), ("text_toolkit_class", "cls_"), ("make_toolkit", "made_")])
+def test_toolkits(project: Project, name: str, prefix: str) -> None:
     found = tools(project, name)
-    assert sorted(found) == ["reverse", "word_count"]
-    assert found["word_count"](text="one two three") == 3
-    assert found["word_count"].output_type == "integer"
-    assert found["reverse"](text="abc") == "cba"
+    assert sorted(found) == [f"{prefix}reverse", f"{prefix}word_count"]
+    assert found[f"{prefix}word_count"](text="one two three") == 3
+    assert found[f"{prefix}word_count"].output_type == "integer"
+    assert found[f"{prefix}reverse"](text="abc") == "cba"
 
 
 def test_factory_returning_a_list_and_injected_arguments(project: Project) -> None:
     found = tools(project, "make_tools")
-    assert sorted(found) == ["search_docs", "whoami"]
+    assert sorted(found) == ["listed_search_docs", "listed_whoami"]
     whoami = tools(project, "whoami")["whoami"]
     assert list(whoami.inputs) == ["greeting"]  # the injected user_id is left out
     assert whoami(greeting="hello") == "hello, anonymous"
-    assert found["whoami"](greeting="hi") == "hi, anonymous"
+    assert found["listed_whoami"](greeting="hi") == "hi, anonymous"
 
 
 def test_every_tool_passes_smolagents_validation(project: Project) -> None:
@@ -284,3 +287,29 @@ def test_an_argument_named_like_the_import_alias_is_renamed() -> None:
                 "tools": [{"name": "t", "schema": {"type": "object", "properties": {"_source": {"type": "string"}}}}]}  # fmt: skip
     [spec] = langchain_source.build(snapshot).tools[0].inputs
     assert (spec.name, spec.wire_name) == ("source", "_source")  # the generated forward uses `_source` itself
+
+
+def test_a_single_tool_is_unchanged_right_after_add_and_diff_exits_1_once_it_changes(tmp_path: Any) -> None:
+    """Issue 21 item 6: `update` replays the module's name; it must not read as a --name for the tool."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "pyproject.toml").write_text('[project]\nname = "demo"\nversion = "0"\n')
+    source = (REPO / "examples" / "langchain_tools.py").read_text()
+    (root / "mytools.py").write_text(source)
+    project = Project(root)
+    for target in ("mytools:count_words", "mytools:paint_needed"):
+        assert project.run("add", f"langchain:{target}").exit_code == 0
+    renamed = project.run("add", "langchain:mytools:count_words", "--name", "words")  # the tool's name too
+    assert renamed.exit_code == 0 and "(WordsTool)" in renamed.stdout, renamed.stderr
+
+    checked = project.run("check", "--remote")
+    assert checked.exit_code == 0, checked.stdout + checked.stderr
+    unchanged = project.run("diff")
+    assert unchanged.exit_code == 0, unchanged.stdout + unchanged.stderr
+    assert unchanged.stdout.count("upstream changes to") == 3 and "tool_name" not in unchanged.stdout
+
+    (root / "mytools.py").write_text(source.replace("Count the words of a text.", "Count the words of a text, fast."))
+    changed = project.run("diff", "count_words")
+    assert changed.exit_code == 1, changed.stdout + changed.stderr
+    assert "fast" in changed.stdout
+    assert project.run("check", "--remote").exit_code == 1

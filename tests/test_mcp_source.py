@@ -32,6 +32,7 @@ from vendorgen.errors import SchemaError
 from vendorgen.model import NO_DEFAULT, ModuleSpec
 from vendorgen.sources import AddOptions, load
 from vendorgen.sources import mcp as mcp_source
+from vendorgen.sources import mcp_listing
 
 SERVER_SCRIPT = str(REPO / "tests" / "servers" / "mcp_server.py")
 # The FastMCP server runs as a script (it imports nothing from tests); the others as modules, so
@@ -954,7 +955,7 @@ def test_mcpadapt_alone_reads_only_the_first_page() -> None:
                                    env=server_env())  # fmt: skip
     theirs, _ = mcpadapt_tools(params)
     assert [tool.name for tool in theirs] == ["tree_sum", "hostile_text"]
-    info, everything = mcp_source.list_tools({"transport": "stdio", "command": "python",
+    info, everything, _ = mcp_listing.list_tools({"transport": "stdio", "command": "python",
                                               "args": params.args, "env": ["PYTHONPATH"]})  # fmt: skip
     assert [tool["name"] for tool in everything] == mcp_lowlevel.TOOL_NAMES
     assert info["name"] == "vendorgen-lowlevel"
@@ -973,7 +974,7 @@ def test_pagination_loop_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
             return Page()
 
     with pytest.raises(SchemaError, match="pagination does not end"):
-        asyncio.run(mcp_source._all_pages(Session()))
+        asyncio.run(mcp_listing._all_pages(Session()))
 
 
 def test_recursive_schema_is_called_for_real(lowlevel: ModuleType) -> None:

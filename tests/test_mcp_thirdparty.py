@@ -112,6 +112,29 @@ def test_everything_is_vendored_whole(everything: ModuleType) -> None:
 
 
 @needs_everything
+def test_what_everything_offers_only_to_capable_clients_or_as_tasks_is_left_out_and_said(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Issue 21 item 4: vendored tools declare no client capabilities and do not run calls as tasks."""
+    project = new_project(tmp_path_factory, "mcp-everything-withheld")
+    uri = f"mcp:stdio:node {EVERYTHING} stdio"
+    added = project.run("add", uri, "--trust", "--name", "everything")
+    assert added.exit_code == 0, added.stderr
+    capabilities = "offered only to clients that declare roots, sampling or elicitation, which vendored tools do not"
+    tasks = "execution.taskSupport is required: every call must run as an MCP task, which vendored tools do not"
+    assert (
+        f"note: everything leaves out what {uri} lists: get-roots-list, trigger-elicitation-request,"
+        f" trigger-sampling-request, trigger-url-elicitation ({capabilities}); simulate-research-query ({tasks})"
+    ) in added.stderr
+    listed = {tool.name for tool in project.import_module("tools/everything.py").tools()}
+    assert not listed & {"get_roots_list", "trigger_sampling_request", "simulate_research_query"}
+    assert "echo" in listed
+    asked = project.run("add", uri, "--trust", "--name", "tasks", "--tool", "simulate_research_query")
+    assert asked.exit_code == 2 and f"error: cannot vendor simulate-research-query: {tasks}" in asked.stderr
+    assert project.run("check", "--remote").exit_code == 0  # what is left out is read the same way again
+
+
+@needs_everything
 def test_everything_calls(everything: ModuleType) -> None:
     tools = by_name(everything)
     assert tools["echo"](message="hi") == "Echo: hi"
@@ -145,7 +168,10 @@ def test_everything_matches_mcpadapt(everything: ModuleType) -> None:
 
     params = StdioServerParameters(command="node", args=[str(EVERYTHING), "stdio"])
     theirs, raw = mcpadapt_tools(params)
-    check_against_mcpadapt(everything.tools(), theirs, raw)
+    # A tool whose calls must run as tasks is left out (see the test above); mcpadapt adapts it anyway.
+    callable_ones = [tool for tool in raw if getattr(tool.execution, "taskSupport", None) != "required"]
+    assert len(callable_ones) == len(raw) - 1
+    check_against_mcpadapt(everything.tools(), theirs, callable_ones)
 
 
 @needs_everything

@@ -82,3 +82,31 @@ def test_an_unusable_interpreter_is_refused(project: Project, monkeypatch: pytes
     monkeypatch.setenv(project_python.ENV_VAR, str(project.root))
     with pytest.raises(UsageError):
         project_python.find(project.root)
+
+
+def test_the_install_hint_is_for_the_interpreter_that_was_checked(gradio_app: str, project: Project) -> None:
+    """Issue 21 item 10: a bare `pip` may be another interpreter's, and a `uv venv` has none."""
+    import subprocess
+
+    venv = project.root / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    no_project_python = {"VIRTUAL_ENV": "", project_python.ENV_VAR: ""}
+    without_uv = project.run("add", f"space:{gradio_app}", "--api-name", "/convert",
+                             env={**no_project_python, "PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert without_uv.exit_code == 0, without_uv.stderr
+    assert f"checked with {python}" in without_uv.stdout
+    assert (
+        f"; pip install uv; uv pip install --python {python} -r requirements-vendored.txt\n" in without_uv.stdout
+    ), without_uv.stdout
+    uv_here = os.path.dirname(sys.executable)  # the test environment installs uv beside its python
+    with_uv = project.run("add", f"space:{gradio_app}", "--api-name", "/stats",
+                          env={**no_project_python, "PATH": f"{uv_here}:/usr/bin:/bin"})  # fmt: skip
+    assert with_uv.exit_code == 0, with_uv.stderr
+    assert f"; uv pip install --python {python} -r requirements-vendored.txt\n" in with_uv.stdout, with_uv.stdout
+
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)  # with pip this time
+    with_pip = project.run("add", f"space:{gradio_app}", "--api-name", "/convert", "--name", "again",
+                           env=no_project_python)  # fmt: skip
+    assert with_pip.exit_code == 0, with_pip.stderr
+    assert f"; {python} -m pip install -r requirements-vendored.txt\n" in with_pip.stdout, with_pip.stdout

@@ -440,8 +440,12 @@ def test_drift_is_refused_unless_allowed_and_a_server_that_is_down_is_an_error(t
 
 
 def test_two_tools_of_one_name_are_refused(project: Project) -> None:
-    for name in ("lc", "lc_again"):
-        assert project.run("add", "langchain:examples.langchain_tools:toolkit", "--name", name).exit_code == 0
+    # add refuses a tool name another module has; a config override can still rename one into a clash
+    for name, prefix in (("lc", []), ("lc_again", ["--prefix", "again"])):
+        assert project.run("add", "langchain:examples.langchain_tools:toolkit", "--name", name, *prefix).exit_code == 0
+    with (project.root / "pyproject.toml").open("a") as pyproject:
+        pyproject.write('\n[tool.vendorgen.overrides.again_count_words]\nname = "count_words"\n')
+    assert project.run("update", "--offline").exit_code == 0
     clash = project.run("serve", "--list")
     assert clash.exit_code == 2
     assert "error: the modules lc and lc_again both have a tool named count_words" in clash.stderr

@@ -30,8 +30,8 @@ def package_files(project: Project) -> dict[str, dict]:
 def served_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     """Two modules of one output package, served once (so the lock owns the server module): made once."""
     made = new_project(tmp_path_factory.mktemp("served"))
-    for name in ("lc", "lc_again"):
-        added = made.run("add", TOOLKIT, "--name", name)
+    for name, prefix in (("lc", []), ("lc_again", ["--prefix", "again"])):  # add refuses a tool name twice
+        added = made.run("add", TOOLKIT, "--name", name, *prefix)
         assert added.exit_code == 0, added.stderr
     listed = made.run("serve", "lc", "--list")
     assert listed.exit_code == 0, listed.stderr
@@ -137,9 +137,9 @@ def test_a_lock_entry_pointing_the_server_module_elsewhere_is_refused(served: Pr
 
 def test_add_and_update_keep_the_served_modules_in_step_with_the_lock(served: Project) -> None:
     """A module added, updated or removed after `vendorgen serve` is served (or not) without serving again."""
-    assert served.run("add", TOOLKIT, "--name", "lc_third").exit_code == 0
+    assert served.run("add", TOOLKIT, "--name", "lc_third", "--prefix", "third").exit_code == 0
     text = (served.root / SERVER).read_text()
-    assert "from . import lc_third" in text and "    lc_third.CountWordsTool," in text
+    assert "from . import lc_third" in text and "    lc_third.ThirdCountWordsTool," in text
     assert package_files(served)[SERVER]["sha256"] == sha256_text(text)
     assert served.run("check").exit_code == 0
     listed = served.run("serve", "lc_third", "--list")

@@ -75,14 +75,13 @@ def test_hand_written_file_at_the_target_is_kept(project: Project, gradio_app: s
 def test_a_second_add_keeps_the_lock_consistent(project: Project, gradio_app: str) -> None:
     assert project.run("add", f"space:{gradio_app}", "--api-name", "/convert").exit_code == 0
     assert project.run("add", f"space:{gradio_app}", "--api-name", "/stats").exit_code == 0
-    # re-adding an unchanged module is allowed and changes nothing
-    before = project.snapshot()
-    assert project.run("add", f"space:{gradio_app}", "--api-name", "/convert").exit_code == 0
-    assert project.snapshot() == before
-    # a locally edited module is not overwritten by add
+    # re-adding a module says so and changes nothing, edited or not (issue 21 item 8)
+    fails_cleanly(project, ["add", f"space:{gradio_app}", "--api-name", "/convert"], 2,
+                  "already vendored: vendorgen update convert")  # fmt: skip
     edited = project.root / "tools" / "convert.py"
     edited.write_text(edited.read_text() + "# my edit\n")
-    fails_cleanly(project, ["add", f"space:{gradio_app}", "--api-name", "/convert"], 2, "local edits")
+    fails_cleanly(project, ["add", f"space:{gradio_app}", "--api-name", "/convert"], 2,
+                  "already vendored: vendorgen update convert")  # fmt: skip
 
 
 def test_a_module_from_another_source_is_not_overwritten(project: Project, gradio_app: str) -> None:

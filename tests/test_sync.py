@@ -253,7 +253,7 @@ def test_diff_shows_upstream_changes_and_local_edits_apart(upstream: Upstream, c
     upstream.serve(2)
     add_my_edits(copy)
     result = copy.run("diff", "convert")
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1, result.stderr  # upstream changed (issue 21 item 6)
     upstream_part, local_part = result.stdout.split("\nlocal edits in tools/convert.py")
     assert upstream_part.startswith("upstream changes to convert since it was locked")
     assert "~ parameter 'value': default 1 -> 2" in upstream_part

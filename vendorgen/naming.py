@@ -5,7 +5,7 @@ from __future__ import annotations
 import keyword
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 
 from vendorgen.errors import SchemaError
@@ -100,3 +100,12 @@ def unique(pairs: Iterable[tuple[str, str]], what: str, hint: str) -> None:
 
 def _is_reserved(name: str) -> bool:
     return keyword.iskeyword(name) or keyword.issoftkeyword(name) or name in _RESERVED or name.startswith("__")
+
+
+def shared_tool_names(tools_by_module: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """Tool name -> the modules (two or more, sorted) that each have a tool of that name."""
+    holders: dict[str, list[str]] = {}
+    for module, tools in sorted(tools_by_module.items()):
+        for tool in dict.fromkeys(tools):
+            holders.setdefault(tool, []).append(module)
+    return {tool: modules for tool, modules in sorted(holders.items()) if len(modules) > 1}

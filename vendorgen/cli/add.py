@@ -156,10 +156,21 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
                 _say(item.code, nl=False)
             else:
                 _say(f"wrote {path} ({_classes(item)})")
+            if withheld := _withheld_text(item):
+                _note(f"{item.module.name} leaves out what {item.module.source} lists: {withheld}")
             _print_review(item, path)
         if added.generated and not dry_run:
             _print_runtime_check(workspace, [item.module.requirements for item in added.generated])
     _raise_failures(added)
+
+
+def _withheld_text(item: Generated) -> str:
+    """The tools a source lists and the module leaves out (`withheld` in its snapshot), grouped by why."""
+    withheld = item.snapshot.get("withheld", {})
+    by_reason: dict[str, list[str]] = {}
+    for name, reason in withheld.items():
+        by_reason.setdefault(reason, []).append(name)
+    return "; ".join(f"{', '.join(names)} ({reason})" for reason, names in by_reason.items())
 
 
 def _print_runtime_check(workspace: Any, requirement_lists: list[tuple[str, ...]]) -> None:
@@ -169,15 +180,15 @@ def _print_runtime_check(workspace: Any, requirement_lists: list[tuple[str, ...]
 
     needed = runtime.union(requirement_lists)
     interpreter = project_python.find(workspace.root)
-    statuses = runtime.status(needed, project_python.installed_versions(interpreter, list(runtime.plain(needed))))
+    installed = project_python.installed_versions(interpreter, [*runtime.plain(needed), "pip"])
+    statuses = runtime.status(needed, installed)
     _echo(f"the vendored code needs at run time (Python {runtime.PYTHON}): {' '.join(needed)}")
     _echo(f"checked with {interpreter.executable}, {interpreter.found_by}:")
     for item in statuses:
         _echo(item.line())
     if not all(item.ok for item in statuses):
-        _echo(
-            "install them there: vendorgen requirements > requirements-vendored.txt; pip install -r requirements-vendored.txt"
-        )
+        command = project_python.install_command(interpreter, installed["pip"] is not None, "requirements-vendored.txt")
+        _echo(f"install them there: vendorgen requirements > requirements-vendored.txt; {command}")
 
 
 def _classes(item: Generated, shown: int = 5) -> str:

@@ -26,12 +26,15 @@ def _workspace(need_lock: bool = True) -> Workspace:
     if workspace.root != Path.cwd().resolve() and not _Output.command:
         _echo(f"project: {workspace.root}", err=True)
     if need_lock and not (workspace.root / LOCK_NAME).is_file():
-        where = f"no {LOCK_NAME} in the project {workspace.root}"
-        why = f"(the nearest directory holding one of {', '.join(ROOT_MARKERS)})"
+        markers = [marker for marker in ROOT_MARKERS if (workspace.root / marker).exists()]
+        if markers:
+            where = f"no {LOCK_NAME} in the project {workspace.root} (the nearest directory holding {markers[0]})"
+        else:  # no project around here: the root is where the user stands, and names no file
+            where = f"no {LOCK_NAME}, {' or '.join(ROOT_MARKERS[1:])} in {workspace.root} or above it: not a project"
         above = next((str(parent) for parent in workspace.root.parents if (parent / LOCK_NAME).is_file()), None)
         hint = (f"the lock of {above} is above it: run vendorgen there" if above
                 else "nothing is vendored here yet: `vendorgen add --help`")  # fmt: skip
-        raise UsageError(f"{where} {why}; {hint}")
+        raise UsageError(f"{where}; {hint}")
     return workspace
 
 

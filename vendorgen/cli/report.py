@@ -108,6 +108,7 @@ def added_json(item: Generated, path: str, dry_run: bool) -> dict[str, Any]:
         "status": "not written" if dry_run else "written",
         "tools": [{"name": tool.name, "class": tool.class_name} for tool in module.tools],
         "written": not dry_run,
+        "withheld": item.snapshot.get("withheld", {}),  # tools the server offers only to other clients, and why
     }
     if module.carried_code:
         from vendorgen.sources.hub_review import review
@@ -155,6 +156,7 @@ def check_text(result: CheckResult) -> str:
         lines.append(f"{path}: extra: it says it is vendored, but {LOCK_NAME} does not list it")
     lines += [f"runtime: {problem}" for problem in result.runtime]
     lines += [f"shadow: {problem}" for problem in result.shadows]
+    lines += [f"tools: {problem}" for problem in result.shared_tools]
     total = len(result.states)
     if result.ok:
         edited = sum(state.status == "edited" for state in result.states)
@@ -164,6 +166,7 @@ def check_text(result: CheckResult) -> str:
         extra = f", {_plural(len(result.extra), 'extra file')}" if result.extra else ""
         extra += ", the runtime module differs" if result.runtime else ""
         extra += f", {_plural(len(result.shadows), 'file')} shadowing vendored ones" if result.shadows else ""
+        extra += f", {_plural(len(result.shared_tools), 'tool name')} used twice" if result.shared_tools else ""
         lines.append(f"check failed: {len(result.failing)} of {total} vendored modules differ{extra}")
     return "\n".join(lines) + "\n"
 

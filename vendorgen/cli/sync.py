@@ -10,7 +10,7 @@ import click
 
 from vendorgen.errors import UsageError
 from vendorgen.cli.context import _complete_names, _refuse_together, _workspace
-from vendorgen.cli.output import _counter, _json_mode, _progress, _report, _say, _shown
+from vendorgen.cli.output import _counter, _json_mode, _report, _say, _shown
 
 if TYPE_CHECKING:
     from vendorgen.project.workspace import Workspace
@@ -84,8 +84,9 @@ def check(
         result = check_offline(workspace, names, allow_edits)
         code = 0 if result.ok else 1
         if as_json:
-            modules = [report.check_json(state) for state in result.states]
-            _report(workspace, result.ok, modules, extra=result.extra, shadows=list(result.shadows))
+            _report(workspace, result.ok, [report.check_json(state) for state in result.states],
+                    [{"message": problem} for problem in result.shared_tools], extra=result.extra,
+                    shadows=list(result.shadows))  # fmt: skip
         else:
             _say(report.check_text(result), nl=False)
     if code:
@@ -131,14 +132,8 @@ def update(
         _json_mode("update")
     workspace = _workspace()
     entries = select(workspace.read_lock(), names)
-    plan = plan_update(
-        workspace,
-        entries,
-        offline,
-        trust,
-        progress=lambda chosen: _progress(chosen, "reading"),
-        prereleases=prereleases,
-    )
+    with _counter(len(entries), "reading") as advance:
+        plan = plan_update(workspace, entries, offline, trust, progress=advance, prereleases=prereleases)
     preview = dry_run or show_diff
     if not preview:
         apply_update(workspace, plan.steps, plan.runtime)
@@ -188,7 +183,8 @@ def diff(names: tuple[str, ...], offline: bool, trust: bool, as_json: bool) -> N
 
     Upstream: the locked snapshot against what the source answers now, as a
     schema summary and a diff of the generated code. Local: the code the locked
-    snapshot generates against the file on disk.
+    snapshot generates against the file on disk. Exits 1 when a source changed
+    upstream, 2 when one cannot be read.
 
     \b
     Examples:
@@ -202,7 +198,9 @@ def diff(names: tuple[str, ...], offline: bool, trust: bool, as_json: bool) -> N
     if as_json:
         _json_mode("diff")
     workspace = _workspace()
-    diffs = diff_modules(workspace, select(workspace.read_lock(), names), offline, trust)
+    entries = select(workspace.read_lock(), names)
+    with _counter(0 if offline else len(entries), "reading") as advance:
+        diffs = diff_modules(workspace, entries, offline, trust, advance)
     failed = [item for item in diffs if item.error is not None]
     if as_json:
         errors = [{"message": str(item.error), "source": item.local.entry.source,
@@ -213,6 +211,8 @@ def diff(names: tuple[str, ...], offline: bool, trust: bool, as_json: bool) -> N
     if failed:
         worst = max((item.error for item in failed if item.error), key=lambda error: error.exit_code)
         raise type(worst)("; ".join(f"{item.local.entry.name}: {item.error}" for item in failed))
+    if any(item.upstream is not None and item.upstream.changes for item in diffs):
+        sys.exit(1)  # as `check --remote`: a script can tell that a source changed
 
 
 @click.command()

@@ -19,7 +19,6 @@ from vendorgen.errors import Excluded, UsageError, VendorgenError
 from vendorgen.project.fingerprint import Fingerprint
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.model import ModuleSpec
-from vendorgen.generate.pysource import python_text
 from vendorgen.project.requirements import ranged
 from vendorgen.sources import Source
 from vendorgen.project.lockfile import LockEntry
@@ -139,6 +138,7 @@ def add(
             files[path] = item.code
             files[snapshot_path] = snapshot_text(item.snapshot)
             entries[item.module.name] = lock_entry(item, path, snapshot_path)
+        _refuse_shared_tool_names(entries, generated)
         runtime = sync.plan(workspace, entries.values(), pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
     return Added(generated, failed)
@@ -152,6 +152,7 @@ def _generate_member(
     generated: list[Generated] = []
     excluded: list[Excluded] = []
     source, target = sources.split_uri(uri)
+    _refuse_vendored(workspace, source, uri, options)
     for snapshot in _inspect(source, target, uri, options):
         try:
             generated.append(generate_from(source, snapshot, workspace))
@@ -164,16 +165,51 @@ def _generate_member(
     return generated, excluded
 
 
+def _refuse_vendored(workspace: Workspace, source: Source, uri: str, options: sources.AddOptions) -> None:
+    """Refuse, before contacting the source, what the lock shows is vendored already: the module these
+    options named before, or a --name another source's module holds."""
+    from vendorgen.naming import python_name
+    from vendorgen.sync.remote import snapshot_options
+
+    name = python_name(options.name) if options.name else None
+    for entry in workspace.read_lock():
+        if name == entry.name and entry.source != uri:
+            raise UsageError(f"{name!r} is already vendored from {entry.source}; pick another --name")
+        if entry.source != uri or name not in (None, entry.name):
+            continue
+        try:
+            recorded = snapshot_options(workspace.read_snapshot(entry))
+        except VendorgenError:  # an unreadable snapshot is `check`'s to report; inspecting finds the name
+            continue
+        if source.same_module(recorded, options):
+            raise UsageError(f"already vendored: vendorgen update {entry.name}")
+
+
+def _refuse_shared_tool_names(entries: dict[str, LockEntry], generated: list[Generated]) -> None:
+    """Two modules with a tool of the same name cannot be served, nor told apart by an agent."""
+    from vendorgen.naming import shared_tool_names
+
+    added = {item.module.name: item for item in generated}
+    for tool, modules in shared_tool_names({entry.name: entry.tools for entry in entries.values()}).items():
+        new = next((added[module] for module in modules if module in added), None)
+        if new is not None:
+            hint = "re-add it with --prefix P" if "prefix" in new.source.options else "re-add it with --name NAME"
+            raise UsageError(f"the tool name {tool} would be vendored by {' and '.join(modules)}; {hint}")
+
+
 def _check_target(
     workspace: Workspace, path: str, module: ModuleSpec, entries: dict[str, LockEntry], owned: dict[str, LockEntry]
 ) -> None:
-    """Never overwrite what vendorgen does not own, another source's module, or a file the user edited."""
+    """Never overwrite what vendorgen does not own, another source's module, or a module vendored already
+    (the pre-check missed it: the source names itself differently than the URI given)."""
     name = module.name
     target = workspace.root / path
     entry = owned.get(path)
     if entry is None:
         if target.exists():
             raise UsageError(f"{path} exists and was not written by vendorgen; move it or pick --name/--out")
+        if name in entries and entries[name].source == module.source:
+            raise UsageError(f"already vendored: vendorgen update {name}")
         if name in entries:
             raise UsageError(f"{name!r} is already vendored at {entries[name].path}; pick another --name")
         return
@@ -186,8 +222,7 @@ def _check_target(
             f"{name!r} already vendors {', '.join(dropped)} from {entry.source}, which this would drop;"
             f" pick another --name, or `vendorgen remove {name}` first"
         )
-    if target.exists() and sha256_text(python_text(target.read_bytes(), path)) != entry.sha256:
-        raise UsageError(f"{path} has local edits; use `vendorgen update {name}` to merge them")
+    raise UsageError(f"already vendored: vendorgen update {name}")
 
 
 def lock_entry(item: Generated, path: str, snapshot_path: str) -> LockEntry:

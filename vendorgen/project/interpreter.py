@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -75,6 +77,16 @@ def installed_versions(interpreter: Interpreter, distributions: list[str]) -> di
     if result.returncode != 0:
         raise VendorgenError(f"{interpreter.executable} failed to list its packages: {_last_line(result.stderr)}")
     return json.loads(result.stdout)
+
+
+def install_command(interpreter: Interpreter, has_pip: bool, requirements_file: str) -> str:
+    """The command that installs `requirements_file` for `interpreter`: a bare `pip` may be another
+    interpreter's, and a `uv venv` has no pip (uv then installs into it from outside)."""
+    python = shlex.quote(interpreter.executable)
+    if has_pip:
+        return f"{python} -m pip install -r {requirements_file}"
+    uv = "uv" if shutil.which("uv") else "pip install uv; uv"  # uv is a package on PyPI too
+    return f"{uv} pip install --python {python} -r {requirements_file}"
 
 
 def call(interpreter: Interpreter, module: str, function: str, *args: Any, cwd: str | None = None) -> Any:

@@ -8,6 +8,9 @@ class variables) and does the two things only it can do:
 - `build(snapshot) -> ModuleSpec`: pure, so a committed snapshot regenerates
   the module offline, byte for byte.
 
+A snapshot may hold `withheld`: {remote name: why the module leaves it out}, for what the
+source lists that vendored code could not call; `add` says so.
+
 A kind that only stands for other sources (a Hub collection) implements `members`
 instead and has no template.
 
@@ -25,8 +28,9 @@ The built-in kinds are declared in `vendorgen.sources.builtin`; another package 
 with an entry point in the group `vendorgen.sources` naming its `Source` subclass
 (`echo = "my_package.echo:EchoSource"`), read the first time a kind is not a built-in one,
 or by calling `register` itself. Registering imports nothing heavy: a source imports its
-client library inside `inspect`. The pipeline shows an `inspect` that takes more than a
-second as a wait on a terminal (`shown_wait`); a source has nothing to do for it.
+client library inside `inspect`. The pipeline shows a whole inspection that takes more than a
+second on a terminal (`show_waits`, `shown_wait`): importing a client library and starting a
+server are part of the wait; a source has nothing to do for it.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
@@ -119,6 +123,11 @@ class Source:
         source whose definitions the served module cannot see change."""
         return {}
 
+    def same_module(self, recorded: AddOptions, given: AddOptions) -> bool:
+        """Whether `given` asks again for the module added with `recorded` (its snapshot's options), as far as
+        can be told without contacting the source: `add` then refuses it before contacting the source."""
+        return _request(recorded) == _request(given)
+
     def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:
         """What the gate lets `module` import: `allowed_imports`, plus what this module itself names."""
         return self.allowed_imports
@@ -139,6 +148,9 @@ class Source:
 
 _registry: dict[str, Source] = {}
 _read: set[str] = set()  # "builtin", "plugins": what `_registry` holds already
+# Held while the registry is filled: `check --remote` looks sources up from several threads, and
+# none may see a part marked read before it is all there. Re-entrant: a plugin may `register` itself.
+_filling = threading.RLock()
 
 
 def register(source: Source | type[Source]) -> Source:
@@ -200,11 +212,13 @@ def _find(kind: str) -> Source | None:
 
 def _registered() -> dict[str, Source]:
     if "builtin" not in _read:
-        _read.add("builtin")
-        from vendorgen.sources.builtin import BUILTIN
+        with _filling:
+            if "builtin" not in _read:
+                from vendorgen.sources.builtin import BUILTIN
 
-        for source in BUILTIN:
-            _add(source)
+                for source in BUILTIN:
+                    _add(source)
+                _read.add("builtin")  # only now: another thread reads the registry without the lock
     return _registry
 
 
@@ -212,15 +226,23 @@ def _read_plugins() -> None:
     """Register the sources installed packages name in the entry-point group (once: scanning costs)."""
     if "plugins" in _read:
         return
-    _read.add("plugins")
-    from importlib.metadata import entry_points
+    with _filling:
+        if "plugins" in _read:
+            return
+        from importlib.metadata import entry_points
 
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            loaded = point.load()
-        except Exception as exc:  # noqa: BLE001 - whatever a plugin's import raises, said in one line
-            raise VendorgenError(f"the source plugin {point.name} = {point.value} does not load: {exc}") from None
-        register(loaded)
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            try:
+                loaded = point.load()
+            except Exception as exc:  # noqa: BLE001 - whatever a plugin's import raises, said in one line
+                raise VendorgenError(f"the source plugin {point.name} = {point.value} does not load: {exc}") from None
+            register(loaded)
+        _read.add("plugins")
+
+
+def _request(options: AddOptions) -> AddOptions:
+    """What names a module among `options`: not its name (compared apart), credentials or --keep-going."""
+    return replace(options, name=None, token=None, keep_going=False)
 
 
 def replay_options(name: str, **given: Any) -> dict[str, Any]:

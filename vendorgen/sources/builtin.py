@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from dataclasses import replace
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -85,6 +86,14 @@ class SpaceSource(_Shipped):
         from vendorgen.publish.portable import url_problems
 
         return url_problems(str(snapshot.get("src", "")), "its Gradio app")
+    def same_module(self, recorded: AddOptions, given: AddOptions) -> bool:
+        api_name = given.api_name and endpoint_path(given.api_name)
+        return super().same_module(recorded, replace(given, api_name=api_name))
+
+
+def endpoint_path(api_name: str) -> str:
+    """`--api-name convert` names the endpoint `/convert`."""
+    return api_name if api_name.startswith("/") else f"/{api_name}"
 
 
 class HubSource(_Shipped):

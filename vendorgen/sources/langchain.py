@@ -108,10 +108,8 @@ def inspect_here(target: str, options: AddOptions) -> list[dict[str, Any]]:
     described = [_described(tool) for tool in tools]
     limits.check_listing(described, f"the tool schemas of {module_name}:{attr}")
     single = len(described) == 1
-    if options.name:
-        name = naming.python_name(options.name)
-    else:
-        name = naming.module_name(tool_name(described[0]["name"], options.prefix) if single else attr)
+    default = naming.module_name(tool_name(described[0]["name"], options.prefix) if single else attr)
+    name = naming.python_name(options.name) if options.name else default
     again = replay_options(name, tools=list(options.tools), prefix=options.prefix)
     return [
         {
@@ -123,8 +121,9 @@ def inspect_here(target: str, options: AddOptions) -> list[dict[str, Any]]:
             "shape": shape,
             "revision": _revision(module),
             "prefix": options.prefix,
-            # --name names the tool too when there is one (as for a single Space endpoint).
-            "tool_name": name if options.name and single else "",
+            # --name names the tool too when there is one (as for a single Space endpoint). Only a name
+            # other than the default: `update` replays every module's name as if it had been given.
+            "tool_name": name if single and name != default else "",
             "tools": described,
             "options": again,
         }

@@ -1,8 +1,8 @@
 """MCP servers (streamable-http, legacy SSE, stdio), read with the mcp SDK's client (mcp 1.10+ and 2.x).
 
 `inspect` connects once, initializes, lists every tool (following `nextCursor`)
-and disconnects (`vendorgen/sources/mcp_client.py`, which says why not through
-mcpadapt); `build` turns the raw `tools/list` answer into one module per
+and disconnects (`vendorgen/sources/mcp_listing.py`, through `mcp_client.py`, which
+says why not through mcpadapt); `build` turns the raw `tools/list` answer into one module per
 server. The schema conversion is vendorgen's own (`vendorgen.generate.schema`), never
 mcpadapt's `SmolAgentsAdapter`: that one drops `required`, leaves `$ref`s as
 lazy proxies and returns tool errors as text.
@@ -14,14 +14,12 @@ mcp SDK only (see templates/mcp.py.j2).
 from __future__ import annotations
 
 import hashlib
-import json
-import logging
 import os
 import re
 import shlex
+import shutil
 import sys
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -46,7 +44,6 @@ TRANSPORTS = ("stdio", "streamable-http", "sse")
 # with VENDORGEN_MCP_TIMEOUT for a server that starts slowly.
 DEFAULT_TIMEOUT = 10.0
 TIMEOUT_ENV = "VENDORGEN_MCP_TIMEOUT"
-MAX_PAGES = 1000
 
 # What the generated module waits for by default (both can be changed there).
 CALL_TIMEOUT = 60.0
@@ -167,14 +164,21 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     if server["transport"] == "stdio":
         # What is written down (the lock, the header) is the portable command line, never this machine's paths.
         target = "stdio:" + shlex.join([server["command"], *server["args"]])
-    info, raw_tools = list_tools(server, seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT))
+    from vendorgen.sources.mcp_listing import list_tools
+
+    info, raw_tools, offered_to_capable = list_tools(server, seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT))
     limits.check_listing(raw_tools, f"the tools/list of the MCP server {_where(server)}")
     tools = [tool for tool in raw_tools if isinstance(tool, dict)]
     names = [tool.get("name") for tool in tools]
     duplicates = sorted({name for name in names if names.count(name) > 1}, key=str)
     if duplicates:
         raise SchemaError(f"the server lists these tools more than once: {', '.join(map(_show, duplicates))}")
+    withheld = _withheld(tools, offered_to_capable)
+    tools = [tool for tool in tools if tool.get("name") not in list(withheld)]  # a hostile name may be unhashable
     if options.tools:
+        by_either_name = {**{tool_name(name, options.prefix): name for name in withheld}, **{name: name for name in withheld}}
+        if refused := [by_either_name[name] for name in options.tools if name in by_either_name]:
+            raise UsageError("cannot vendor " + "; ".join(f"{_show(name)}: {withheld[name]}" for name in refused))
         tools = _select(tools, options.tools, options.prefix)
     if not tools:
         raise SchemaError(f"the MCP server at {_where(server)} lists no tools")
@@ -193,8 +197,26 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             "prefix": options.prefix,
             "tools": tools,
             "options": again,
+            # What the server lists and this module leaves out, and why (`add` says so): only for the whole server.
+            **({"withheld": withheld} if withheld and not options.tools else {}),
         }
     ]
+
+
+# Why a tool is not vendored (vendored tools connect as a client that declares no capabilities).
+NEEDS_CAPABILITIES = "offered only to clients that declare roots, sampling or elicitation, which vendored tools do not"
+NEEDS_TASKS = "execution.taskSupport is required: every call must run as an MCP task, which vendored tools do not"
+
+
+def _withheld(tools: list[dict[str, Any]], offered_to_capable: set[str] | None) -> dict[str, str]:
+    """The tools that vendored code could not call, by name, with the reason, sorted."""
+    listed = [tool.get("name") for tool in tools]
+    withheld = {name: NEEDS_CAPABILITIES for name in offered_to_capable or () if name not in listed}
+    for tool in tools:
+        execution = tool.get("execution")
+        if isinstance(tool.get("name"), str) and isinstance(execution, Mapping) and execution.get("taskSupport") == "required":
+            withheld[tool["name"]] = NEEDS_TASKS
+    return dict(sorted(withheld.items()))
 
 
 def _select(tools: list[dict[str, Any]], wanted: tuple[str, ...], prefix: str) -> list[dict[str, Any]]:
@@ -272,8 +294,6 @@ def stdio_params(server: Mapping[str, Any], environ: Mapping[str, str] | None = 
     """The stdio server's parameters (None for a server over HTTP); `--env` values come from `environ` (never stored)."""
     environ = os.environ if environ is None else environ
     if server["transport"] == "stdio":
-        from mcp import StdioServerParameters
-
         missing = [name for name in server["env"] if name not in environ]
         if missing:
             raise UsageError(
@@ -282,244 +302,22 @@ def stdio_params(server: Mapping[str, Any], environ: Mapping[str, str] | None = 
             )
         env = {name: environ[name] for name in server["env"]}
         argv = resolved_argv(server, find_root())
-        return StdioServerParameters(command=python_command(argv[0]), args=argv[1:], env=env)
+        command = python_command(argv[0])
+        if os.sep not in command and shutil.which(command) is None:  # said now, not after the SDK's start-up
+            raise SourceUnreachable(not_found(_where(server), command))
+        from mcp import StdioServerParameters  # the SDK takes a second to import
+
+        return StdioServerParameters(command=command, args=argv[1:], env=env)
     return None
+
+
+def not_found(where: str, command: str) -> str:
+    return f"cannot start {where}: command {escape_text(command)!r} not found"
 
 
 def python_command(command: str) -> str:
     """`python`/`python3` run the interpreter that runs vendorgen (the generated code does the same)."""
     return sys.executable if command in ("python", "python3") else command
-
-
-def list_tools(
-    server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(serverInfo, every tool as the JSON the server sent)."""
-    import asyncio
-
-    from vendorgen.sources import mcp_client
-
-    params = stdio_params(server)
-    where = _where(server)
-    received = limits.ReadBudget(f"what the MCP server {where} sent")
-
-    async def run() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        async with mcp_client.session(server, params, timeout, received) as (client, info):
-            tools = await _all_pages(client)
-        return info, [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
-
-    async def bounded() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        # Each request has its own timeout; this bounds everything else (a TCP
-        # connect that hangs, a process that will not die). Pages add up.
-        # The SDK may wait on a stream cut at the byte limit (its SSE reader blocks handing the
-        # error on): the whole listing is cancelled then.
-        listing = asyncio.ensure_future(run())
-        received.stop = listing.cancel
-        return await asyncio.wait_for(listing, timeout * 4 + 10)
-
-    with _client_log() as log:
-        try:
-            return asyncio.run(bounded())
-        except (UsageError, SchemaError):
-            raise
-        except BaseException as exc:  # noqa: BLE001 - every failure becomes one line
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            if received.exceeded is not None:  # whatever the client made of the stream that was cut
-                raise received.exceeded from None
-            if isinstance(leaf := _leaf(exc), SchemaError):  # what the listing broke (a limit), from inside the session
-                raise leaf from None
-            refusal = _refusal_reason(server, leaf, timeout)
-            reason = _failure(where, server, exc, timeout, _first_problem(log.records), refusal)
-            raise SourceUnreachable(reason) from None
-
-
-class _Recorder(logging.Handler):
-    """Keeps log records instead of printing them."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@contextmanager
-def _client_log() -> Iterator[_Recorder]:
-    """What the mcp client logs while inspecting (tracebacks of messages it cannot parse), off stderr."""
-    logger = logging.getLogger("mcp")
-    recorder = _Recorder()
-    logger.addHandler(recorder)
-    propagate, logger.propagate = logger.propagate, False
-    try:
-        yield recorder
-    finally:
-        logger.removeHandler(recorder)
-        logger.propagate = propagate
-
-
-def _first_problem(records: list[logging.LogRecord]) -> str:
-    """The first error the mcp client logged (a message it could not parse), in a few words.
-
-    It explains what otherwise reads as a time-out; a logged time-out adds nothing to that.
-    """
-    for record in records:
-        error = record.exc_info[1] if record.exc_info else None
-        if record.levelno < logging.ERROR or type(error).__name__.endswith("Timeout"):
-            continue
-        problem = record.getMessage()
-        if error is not None:
-            lines = str(error).strip().splitlines()[:2]  # pydantic's third line is a link
-            problem += f" ({type(error).__name__}: {' '.join(' '.join(lines).split())})"
-        return escape_text(problem if len(problem) <= 300 else problem[:300] + "...")
-    return ""
-
-
-def _refusal_reason(server: Mapping[str, Any], leaf: BaseException, timeout: float) -> str:
-    """What an HTTP server that refused access (401/403) said about why, in a few words; "" for anything else.
-
-    The mcp client reads a refused response's headers only, so the body is asked for once more.
-    """
-    response: Any = getattr(leaf, "response", None)
-    if server["transport"] == "stdio" or getattr(response, "status_code", None) not in (401, 403):
-        return ""
-    import httpx
-
-    body = ""
-    try:
-        if server["transport"] == "sse":
-            again = httpx.get(server["url"], timeout=timeout)
-        else:
-            again = httpx.post(server["url"], json=_INITIALIZE, timeout=timeout,
-                               headers={"Accept": "application/json, text/event-stream"})  # fmt: skip
-        if again.status_code in (401, 403):
-            response, body = again, again.text[:2000]
-    except httpx.HTTPError:
-        pass
-    reason = _said(body) or _said_in_header(response.headers.get("www-authenticate", ""))
-    if not reason and response.reason_phrase not in ("Unauthorized", "Forbidden", ""):
-        reason = response.reason_phrase
-    reason = escape_text(" ".join(reason.split()))
-    return reason if len(reason) <= 200 else reason[:200] + "..."
-
-
-_INITIALIZE = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "vendorgen", "version": "0"}}}  # fmt: skip
-
-
-def _said(body: str) -> str:
-    """The message of an error body: a JSON error's own words, else the text."""
-    try:
-        value = json.loads(body)
-    except ValueError:
-        return body.strip()
-    for _ in range(3):  # {"error": {"message": ...}}, {"error": "...", "error_description": "..."}
-        if not isinstance(value, Mapping):
-            break
-        for key in ("error_description", "message", "detail", "error"):
-            if isinstance(value.get(key), str) and value[key].strip():
-                return value[key]
-        value = value.get("error")
-    return body.strip() if not isinstance(value, (Mapping, list)) else ""
-
-
-def _said_in_header(challenge: str) -> str:
-    found = re.search(r'error_description="([^"]*)"', challenge)
-    return found.group(1) if found else ""
-
-
-def _failure(
-    where: str, server: Mapping[str, Any], exc: BaseException, timeout: float, logged: str = "", refusal: str = ""
-) -> str:
-    """One line saying why the server could not be read; `logged`: the first problem the client logged;
-    `refusal`: what a server refusing access said."""
-    leaf = _leaf(exc)
-    name = type(leaf).__name__
-    text = escape_text(" ".join(str(leaf).split()))
-    stdio = server["transport"] == "stdio"
-    no_answer = f"no answer from the MCP server {where} within {timeout:g} s (set {TIMEOUT_ENV} to wait longer)"
-    if logged:
-        no_answer = f"no valid answer from the MCP server {where} within {timeout:g} s; the client said: {logged}"
-    if isinstance(leaf, FileNotFoundError) and stdio:
-        return f"cannot start {where}: command {escape_text(server['command'])!r} not found"
-    if isinstance(leaf, PermissionError) and stdio:
-        return f"cannot start {where}: permission denied"
-    if isinstance(leaf, TimeoutError) or "Timed out" in text:
-        return no_answer
-    # A stdio server's pipes torn down, with no other error: the process is gone.
-    closed = name in ("BrokenResourceError", "ClosedResourceError", "EndOfStream")
-    if stdio and (closed or (name in _PROTOCOL_ERRORS and "Connection closed" in text)):
-        said = f"; the client said: {logged}" if logged else ""
-        return f"the MCP server {where} exited or closed its output before answering (its stderr is above){said}"
-    if name in _PROTOCOL_ERRORS and "Connection closed" in text:
-        return f"the MCP server at {where} closed the connection"
-    if name == "ConnectError" or isinstance(leaf, ConnectionError):
-        return f"cannot connect to {where}: {text or 'connection refused'}"
-    if name == "HTTPStatusError" or (name in _PROTOCOL_ERRORS and "Session terminated" in text):
-        # The mcp client turns a 404 into "Session terminated", even for the first request.
-        status = getattr(getattr(leaf, "response", None), "status_code", 404)
-        if status in (401, 403):
-            said = f": {refusal}" if refusal else ""
-            return f"{where} refused access (HTTP {status}{said}); vendorgen sends no credentials to MCP servers"
-        if status >= 500:
-            return f"the MCP server {where} failed (HTTP {status}); try again later"
-        hint = (
-            " (is it an MCP streamable-http endpoint? for a legacy SSE server use mcp:sse:URL)"
-            if server["transport"] == "streamable-http"
-            else " (is it an MCP SSE endpoint? for streamable-http use mcp:URL)"
-        )
-        return f"{where} answered HTTP {status}{hint}"
-    if name.endswith(("Timeout", "TimeoutException")):
-        return no_answer
-    if name in _PROTOCOL_ERRORS:
-        return f"the MCP server {where} refused: {text}"
-    if name in ("RemoteProtocolError", "ReadError", "WriteError", "NetworkError"):
-        return f"the connection to {where} broke: {text or name}"
-    if logged and name in ("BrokenResourceError", "ClosedResourceError"):
-        return no_answer  # the client gave up waiting while the server still sent what it could not read
-    return f"cannot read the tools of the MCP server {where}: {name}: {text}"
-
-
-# The SDK's JSON-RPC error: McpError in mcp 1.x, MCPError in 2.x.
-_PROTOCOL_ERRORS = ("McpError", "MCPError")
-# Errors that only say a stream was torn down after something else went wrong (a time-out...).
-_AFTERMATH = ("BrokenResourceError", "ClosedResourceError", "EndOfStream", "CancelledError")
-
-
-def _leaf(exc: BaseException) -> BaseException:
-    """The cause inside (nested) exception groups: the first error that is not the aftermath of another.
-
-    Which of a task group's errors comes first is a race, so the order alone cannot be trusted.
-    """
-    leaves = list(_leaves(exc))
-    return next((leaf for leaf in leaves if type(leaf).__name__ not in _AFTERMATH), leaves[0])
-
-
-def _leaves(exc: BaseException) -> Iterator[BaseException]:
-    if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        for inner in exc.exceptions:
-            yield from _leaves(inner)
-    else:
-        yield exc
-
-
-async def _all_pages(session: Any) -> list[Any]:
-    """Every tool, following `nextCursor` to the end."""
-    from vendorgen.sources.mcp_client import list_page
-
-    tools: list[Any] = []
-    cursor: str | None = None
-    seen: set[str] = set()
-    while True:
-        page, cursor = await list_page(session, cursor)
-        tools.extend(page)
-        limits.TOOLS.check(len(tools), "the MCP server's tools/list")  # page by page: a listing may never end
-        if not cursor:
-            return tools
-        if cursor in seen or len(seen) >= MAX_PAGES:
-            raise SchemaError(f"the server's tools/list pagination does not end (cursor {_show(cursor)!r} again)")
-        seen.add(cursor)
 
 
 # ---------------------------------------------------------------------------

@@ -25,9 +25,12 @@ from vendorgen.generate.limits import ReadBudget
 
 @asynccontextmanager
 async def session(
-    server: Mapping[str, Any], stdio_params: Any, timeout: float, received: ReadBudget
+    server: Mapping[str, Any], stdio_params: Any, timeout: float, received: ReadBudget, capable: bool = False
 ) -> AsyncIterator[tuple[Any, dict]]:
     """An initialized `ClientSession` to `server` and the server's `serverInfo`, closed on exit.
+
+    `capable`: the session declares the roots, sampling and elicitation capabilities (answering
+    every such request with an error), to see what a server offers only to clients that have them.
 
     Every byte an HTTP server sends is spent from `received` as it arrives. Over stdio the SDK's
     `stdio_client` reads the process's output itself with no hook (see `_transport`).
@@ -43,7 +46,9 @@ async def session(
     try:
         streams = await stack.enter_async_context(_transport(server, stdio_params, timeout, received))
         client = await stack.enter_async_context(
-            ClientSession(streams[0], streams[1], read_timeout_seconds=_request_timeout(timeout))
+            ClientSession(
+                streams[0], streams[1], read_timeout_seconds=_request_timeout(timeout), **_capabilities(capable)
+            )
         )
         result = await client.initialize()
         info = result.model_dump(mode="json", by_alias=True, exclude_none=True).get("serverInfo", {})
@@ -58,6 +63,22 @@ async def session(
                 raise
     if failure is not None:
         raise failure
+
+
+# What a ClientSession declares for each callback it is given (the same keywords on mcp 1.10+ and 2.x).
+CAPABILITY_CALLBACKS = {"list_roots_callback": "roots", "sampling_callback": "sampling",
+                        "elicitation_callback": "elicitation"}  # fmt: skip
+
+
+def _capabilities(capable: bool) -> dict[str, Any]:
+    """The ClientSession keywords that declare every capability this SDK's client has, or none."""
+    from mcp import ClientSession, types
+
+    async def refuse(*args: Any) -> Any:
+        return types.ErrorData(code=types.INVALID_REQUEST, message="vendorgen only lists tools")
+
+    taken = inspect.signature(ClientSession.__init__).parameters
+    return {keyword: refuse for keyword in CAPABILITY_CALLBACKS if capable and keyword in taken}
 
 
 def _transport(server: Mapping[str, Any], stdio_params: Any, timeout: float, received: ReadBudget) -> Any:

@@ -20,7 +20,7 @@ from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageEr
 from vendorgen.sources.hub_client import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, returns_note
 from vendorgen.sources import AddOptions
-from vendorgen.sources.builtin import SpaceSource
+from vendorgen.sources.builtin import SpaceSource, endpoint_path
 
 # Components whose value is a file: sent through handle_file, as smolagents type.
 _FILE_COMPONENTS = {"Image": "image", "Audio": "audio"}
@@ -44,7 +44,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
         raise SchemaError(f"the app at {target} lists its named endpoints as something other than an object")
     limits.TOOLS.check(len(endpoints), f"the Gradio app at {target}")
     if options.api_name:
-        api_name = options.api_name if options.api_name.startswith("/") else f"/{options.api_name}"
+        api_name = endpoint_path(options.api_name)
         if api_name not in endpoints:
             raise NotOffered(f"no endpoint {api_name} in {target}; available: {', '.join(endpoints)}")
         chosen = [api_name]

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from vendorgen.naming import shared_tool_names
 from vendorgen.project.paths import VENDORED_HEADER
 from vendorgen.sync.local import LocalState, local_state, select
 from vendorgen.project.lockfile import LockEntry
@@ -22,6 +23,7 @@ class CheckResult:
     allow_edits: bool = False
     runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.package: sync, serve, catalog)
     shadows: tuple[str, ...] = ()  # what Python would import in place of a lock-owned file (vendorgen.sync.shadowing)
+    shared_tools: tuple[str, ...] = ()  # tool names that several modules use
 
     @property
     def failing(self) -> list[LocalState]:
@@ -29,7 +31,7 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
-        return not self.failing and not self.extra and not self.runtime and not self.shadows
+        return not self.failing and not self.extra and not self.runtime and not self.shadows and not self.shared_tools
 
 
 def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckResult:
@@ -44,7 +46,18 @@ def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = F
         *catalog.problems(workspace, entries),
     )
     owned = [entry.path for entry in entries] + [package_file.path for package_file in workspace.read_runtimes()]
-    return CheckResult(states, extra_files(workspace, entries), allow_edits, runtime, tuple(shadows(workspace, owned)))
+    return CheckResult(
+        states, extra_files(workspace, entries), allow_edits, runtime, tuple(shadows(workspace, owned)), shared_tools(entries)
+    )
+
+
+def shared_tools(entries: Iterable[LockEntry]) -> tuple[str, ...]:
+    """A tool name in several modules: an agent cannot tell them apart, and `vendorgen serve` refuses them."""
+    shared = shared_tool_names({entry.name: entry.tools for entry in entries})
+    return tuple(
+        f"the tool name {tool} is vendored by {' and '.join(modules)}; re-add one with --prefix P (or --name)"
+        for tool, modules in shared.items()
+    )
 
 
 def extra_files(workspace: Workspace, entries: Iterable[LockEntry]) -> list[str]:

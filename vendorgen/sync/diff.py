@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from vendorgen.errors import VendorgenError
 from vendorgen.sync.local import LocalState, local_state
-from vendorgen.sync.remote import Reinspector, Upstream
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
+from vendorgen.sync.remote import Reinspector, Upstream, per_source
 
 
 @dataclass(frozen=True)
@@ -23,14 +23,22 @@ class ModuleDiff:
 
 
 def diff(
-    workspace: Workspace, entries: Sequence[LockEntry], offline: bool = False, trust: bool = False
+    workspace: Workspace,
+    entries: Sequence[LockEntry],
+    offline: bool = False,
+    trust: bool = False,
+    progress: Callable[[int], object] = lambda done: None,
 ) -> list[ModuleDiff]:
     """For each module, upstream changes (locked snapshot -> live source) and local edits (generated -> disk);
-    `trust` re-inspects a source that is not what its reviewed file was generated from (vendorgen.sync.binding)."""
-    reinspector = Reinspector(workspace, trust=trust)  # each source read once for all its modules
+    `trust` re-inspects a source that is not what its reviewed file was generated from (vendorgen.sync.binding).
+
+    Sources are read as `check --remote` reads them: each once, several at once.
+    """
+    reinspector = Reinspector(workspace, trust=trust)
+    upstream: list[Upstream | None] = (
+        [None] * len(entries) if offline else list(per_source(entries, reinspector.compare, progress))
+    )
     return [
-        ModuleDiff(
-            local_state(workspace, entry, regenerate_anyway=True), None if offline else reinspector.compare(entry)
-        )
-        for entry in entries
+        ModuleDiff(local_state(workspace, entry, regenerate_anyway=True), live)
+        for entry, live in zip(entries, upstream)
     ]

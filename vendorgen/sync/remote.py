@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from vendorgen.errors import Gone, NotOffered, SourceUnreachable, VendorgenError
 from vendorgen.project.hashing import canonical_json
@@ -144,8 +144,31 @@ def upstream_changes(base: Generated, new: Generated) -> tuple[str, ...]:
     return tuple(describe(base.module, new.module) or snapshot_changes(base.snapshot, new.snapshot))
 
 
-# How many sources `check --remote` inspects at once.
+# How many sources `check --remote`, `diff` and `update` inspect at once.
 REMOTE_CONCURRENCY = 4
+
+T = TypeVar("T")
+
+
+def per_source(
+    entries: Sequence[LockEntry], work: Callable[[LockEntry], T], progress: Callable[[int], object] = lambda done: None
+) -> list[T]:
+    """`work(entry)` for each entry, in order: the modules of one source in turn, up to REMOTE_CONCURRENCY
+    sources at once. `progress(n)` is called (in this thread) as each source's n modules are done."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    by_source: dict[str, list[LockEntry]] = {}
+    for entry in entries:
+        by_source.setdefault(entry.source, []).append(entry)
+    done: dict[str, T] = {}
+    with ThreadPoolExecutor(max_workers=max(1, min(REMOTE_CONCURRENCY, len(by_source)))) as pool:
+        futures = {pool.submit(lambda group: [work(entry) for entry in group], group): group
+                   for group in by_source.values()}  # fmt: skip
+        for future in as_completed(futures):
+            results = future.result()
+            done.update((entry.name, result) for entry, result in zip(futures[future], results))
+            progress(len(results))
+    return [done[entry.name] for entry in entries]
 
 
 def check_remote(
@@ -155,23 +178,8 @@ def check_remote(
     trust: bool = False,
     prereleases: bool = False,
 ) -> list[Upstream]:
-    """Each module compared with its source: the modules of one source in turn, up to REMOTE_CONCURRENCY
-    sources at once. `progress(n)` is called (in this thread) as each source's n modules are done."""
-    from concurrent.futures import ThreadPoolExecutor, as_completed
-
-    reinspector = Reinspector(workspace, trust=trust, prereleases=prereleases)
-    by_source: dict[str, list[LockEntry]] = {}
-    for entry in entries:
-        by_source.setdefault(entry.source, []).append(entry)
-    done: dict[str, Upstream] = {}
-    with ThreadPoolExecutor(max_workers=max(1, min(REMOTE_CONCURRENCY, len(by_source)))) as pool:
-        futures = [pool.submit(lambda group: [reinspector.compare(entry) for entry in group], group)
-                   for group in by_source.values()]  # fmt: skip
-        for future in as_completed(futures):
-            results = future.result()
-            done.update((result.entry.name, result) for result in results)
-            progress(len(results))
-    return [done[entry.name] for entry in entries]
+    """Each module compared with its source, several sources at once (`per_source`)."""
+    return per_source(entries, Reinspector(workspace, trust=trust, prereleases=prereleases).compare, progress)
 
 
 @dataclass(frozen=True)

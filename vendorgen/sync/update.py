@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -11,9 +11,9 @@ from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.sync.merge import merge3, unified_diff
 from vendorgen.sync.history import written_text
 from vendorgen.sync.local import regenerate
-from vendorgen.sync.remote import Reinspector, upstream_changes
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
+from vendorgen.sync.remote import Reinspector, per_source, upstream_changes
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated
@@ -81,24 +81,29 @@ def plan_update(
     entries: Sequence[LockEntry],
     offline: bool = False,
     trust: bool = False,
-    progress: Callable[[Sequence[LockEntry]], Iterable[LockEntry]] = iter,
+    progress: Callable[[int], object] = lambda done: None,
     prereleases: bool = False,
 ) -> UpdatePlan:
     """Regenerate each module from its live source (or its snapshot when `offline`); write nothing.
 
     New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`; so is a
     source that is not what its reviewed file was generated from (vendorgen.sync.binding).
-    `progress` wraps the entries for display; `prereleases` lets a pinned package move to a prerelease.
+    Sources are read as `check --remote` reads them (`per_source`); `progress(n)` as n modules are planned;
+    `prereleases` lets a pinned package move to a prerelease.
     """
     from vendorgen.package import sync
 
     reinspector = Reinspector(workspace, move_pins=True, trust=trust, prereleases=prereleases)
-    steps, failures = [], []
-    for entry in progress(entries):
+
+    def plan_one(entry: LockEntry) -> Step | VendorgenError:
         try:
-            steps.append(_plan_one(workspace, entry, reinspector, offline, trust))
+            return _plan_one(workspace, entry, reinspector, offline, trust)
         except VendorgenError as exc:
-            failures.append((entry, exc))
+            return exc
+
+    planned = per_source(entries, plan_one, progress)
+    steps = [step for step in planned if isinstance(step, Step)]
+    failures = [(entry, step) for entry, step in zip(entries, planned) if isinstance(step, VendorgenError)]
     # The runtime is shared by every module beside it, so it follows this vendorgen even for one module;
     # the server module beside them follows what the steps write.
     after = {entry.name: entry for entry in workspace.read_lock()}
