@@ -253,7 +253,7 @@ def problems(workspace: Workspace, entries: Iterable[LockEntry], allow_edits: bo
     found = [
         f"{path}: no module beside it needs this run-time file: `vendorgen update` deletes it"
         for path in sorted(locked)
-        if path not in needed and not files.is_server(path) and _read(workspace, path) is not None
+        if path not in needed and PurePosixPath(path).name not in DERIVED_FILES and _read(workspace, path) is not None
     ]
     for path, name in needed.items():
         on_disk = _read(workspace, path)
