@@ -23,7 +23,7 @@ SHIPPED = Path(__file__).resolve().parent / "shipped"
 KNOWN_SHA256 = {
     "_vendored_runtime.py": "f09b75944df915188455ac8dad3d3e1538897decb76da1e75cf90f8d9e05c83b",
     "_vendored_gradio.py": "2e45a4865aec4fd7bed79b99fcd0cd49da405ba873bb55ac6456d39ea643c069",
-    "_vendored_mcp.py": "9ec36fe75bbb0b86d0e5e778b6ffe87be6909d87c4f07183ef4cad8c6fcd84c5",
+    "_vendored_mcp.py": "3a68b94d2040d1188bffbbf48138ffffbd94588b7e065e9e4a5756ed0ce4d125",
     "_vendored_langchain.py": "66dfacaa7a3dbc59c93e02487be4b5e65e688dee0e9e8b44cae0d3b378e27858",
 }
 
