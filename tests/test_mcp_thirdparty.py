@@ -146,20 +146,20 @@ def test_everything_calls(everything: ModuleType) -> None:
 
 
 @needs_everything
-def test_everything_image_with_a_bad_checksum_comes_back_as_a_file(everything: ModuleType) -> None:
-    # The server's tiny PNG has a broken iCCP checksum that PIL refuses: the tool still returns
-    # every item, the image as a file holding the exact bytes.
+def test_everything_image_with_a_bad_checksum_comes_back_as_an_image(everything: ModuleType) -> None:
+    # The server's tiny PNG has a broken checksum in its colour profile (iCCP), which PIL alone refuses:
+    # decoded as browsers do, without that chunk, it is an image of the server's pixels.
     import base64
     import re
 
+    from PIL import Image
+
     before, image, after = by_name(everything)["get_tiny_image"]()
     assert before == "Here's the image you requested:" and after == "The image above is the MCP logo."
-    assert isinstance(image, str) and image.endswith(".png")
     source = (EVERYTHING.parent / "tools/get-tiny-image.js").read_text()
-    data = re.search(r'MCP_TINY_IMAGE = "([^"]+)"', source).group(1)
-    with open(image, "rb") as file:
-        assert file.read() == base64.b64decode(data)
-    os.remove(image)
+    data = base64.b64decode(re.search(r'MCP_TINY_IMAGE = "([^"]+)"', source).group(1))
+    assert isinstance(image, Image.Image) and image.format == "PNG"
+    assert image.size == (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big"))  # as IHDR says
 
 
 @needs_everything

@@ -428,11 +428,11 @@ def test_permission_denied_half_way_through_staging(
     langchain_project: Project, unprivileged: Callable[..., Result]
 ) -> None:
     # The snapshot can be staged in .vendorgen/schemas/ (created for it), nothing in tools/ (the
-    # runtime module, staged first there).
+    # run-time files, staged first there, _vendored_langchain.py first of them).
     read_only(langchain_project.root / "tools")
     before = tree(langchain_project.root)
     result = unprivileged(langchain_project, *ADD_BIG)
-    assert error_line(result) == "error: cannot write tools/_vendored_runtime.py: Permission denied"
+    assert error_line(result) == "error: cannot write tools/_vendored_langchain.py: Permission denied"
     assert tree(langchain_project.root) == before  # the staged snapshot, the journal and the new directories are gone
 
 

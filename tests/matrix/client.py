@@ -80,6 +80,8 @@ def call(case: str, config: dict[str, Any]) -> Any:
         return module.OptionalTool()(name="Ada")
     if case == "space.to_langchain":
         return space_tool(config).to_langchain().invoke({"value": 3, "from_unit": "m", "to_unit": "cm"})
+    if case == "space.input_schema":  # LangChain's input model names the arguments, on every langchain-core
+        return sorted(space_tool(config).to_langchain().get_input_schema().model_json_schema()["properties"])
     if case in ("mcp.streamable-http", "mcp.stdio"):
         module = text_tools(config, case.partition(".")[2])
         with module.ConvertTemperatureTool() as tool:

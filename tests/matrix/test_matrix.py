@@ -28,6 +28,7 @@ EXPECTED = {
     "space": 2000.0,
     "space.audio": {"type": "str", "suffix": ".wav"},
     "space.to_langchain": 300.0,
+    "space.input_schema": ["from_unit", "to_unit", "value"],
     "space.file": [32, 16],  # a PIL image uploaded through handle_file (file_paths)
     "space.not_given": "Hello, Ada!",  # sent by position, `title` filled with the app's default
     "mcp.streamable-http": 212.0,  # FastMCP's {"result": ...} unwrapped (result_key)

@@ -61,6 +61,54 @@ def test_an_image_is_opened_only_as_the_format_its_mime_type_names() -> None:
         os.remove(path)
 
 
+def png_with_a_broken_chunk(kind: bytes) -> bytes:
+    """A 20x20 PNG with a colour profile (as server-everything's image has) whose chunk `kind` has a wrong CRC."""
+    from PIL import Image
+
+    png = io.BytesIO()
+    Image.new("RGB", (20, 20), "blue").save(png, format="PNG", icc_profile=b"a profile")
+    data = bytearray(png.getvalue())
+    start = data.index(kind) - 4
+    end = start + 12 + int.from_bytes(data[start : start + 4], "big")
+    data[end - 1] ^= 0xFF  # the last byte of its CRC
+    return bytes(data)
+
+
+def test_an_image_with_a_broken_optional_chunk_is_decoded_as_browsers_do() -> None:
+    """server-everything's image has a bad CRC in its colour profile (iCCP): PIL alone refuses the whole image."""
+    from PIL import Image
+
+    image = mcp._content_value(image_item(png_with_a_broken_chunk(b"iCCP"), "image/png"))
+    assert isinstance(image, Image.Image) and image.size == (20, 20) and image.getpixel((0, 0)) == (0, 0, 255)
+    # A broken critical chunk (the header) is not repaired: the file comes back untouched.
+    broken = png_with_a_broken_chunk(b"IHDR")
+    path = mcp._content_value(image_item(broken, "image/png"))
+    assert isinstance(path, str) and open(path, "rb").read() == broken
+    os.remove(path)
+
+
+@pytest.mark.parametrize("side", [13000, 20000])  # 20000: beyond PIL's own bound, which refuses to open it
+def test_an_image_result_bomb_is_refused_before_it_is_decoded(side: int) -> None:
+    """A 13000x13000 PNG of a few hundred bytes would take 730 MB decoded: one error, no pixel decoded."""
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return len(body).to_bytes(4, "big") + kind + body + zlib.crc32(kind + body).to_bytes(4, "big")
+
+    header = side.to_bytes(4, "big") * 2 + bytes([8, 0, 0, 0, 0])  # 8-bit grey
+    bomb = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\0" * 13001))
+        + chunk(b"IEND", b"")
+    )
+    with pytest.raises(mcp.MCPToolError, match=r"^the server's image is .*over 40000000(?: pixels)?: refused$"):
+        mcp._content_value(image_item(bomb, "image/png"))
+    too_long = SimpleNamespace(type="image", data="A" * (mcp.MAX_IMAGE_BYTES * 4 // 3 + 8), mimeType="image/png")
+    with pytest.raises(mcp.MCPToolError, match=f"over {mcp.MAX_IMAGE_BYTES} bytes: refused"):
+        mcp._content_value(too_long)
+
+
 def test_a_missing_client_library_is_one_line_naming_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "gradio_client", None)
 

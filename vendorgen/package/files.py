@@ -23,7 +23,7 @@ SHIPPED = Path(__file__).resolve().parent / "shipped"
 KNOWN_SHA256 = {
     "_vendored_runtime.py": "cf13ee2ad48f93977f86a3e20300bb526f7e952bffc61a15a7476d69ac9319a2",
     "_vendored_gradio.py": "e0bf892d2f8c8da327a3c08565da38ee15876e9aac27c2bad108128789bb2649",
-    "_vendored_mcp.py": "22e22db88f7b6a60d095cff7bb34c618ab17bf2e95b435e6bc364abb61974ec3",
+    "_vendored_mcp.py": "04376cd5df81f1a5d89d1cc93c155658bfc806afe0670e006babba1f7bb8775e",
     "_vendored_langchain.py": "66dfacaa7a3dbc59c93e02487be4b5e65e688dee0e9e8b44cae0d3b378e27858",
 }
 
