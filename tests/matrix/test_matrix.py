@@ -35,6 +35,7 @@ EXPECTED = {
     "mcp.to_langchain": "vendor-your-tools",
     "serve.stdio": ["served-tools", "3"],  # through _vendored_server.py on the row's mcp
     "langchain": 2,
+    "langchain.union": 0.6,
     "langchain.to_langchain": 1.2,
 }
 
