@@ -14,8 +14,8 @@ from urllib.parse import unquote
 
 from vendorgen import naming
 from vendorgen.errors import SchemaError
-from vendorgen.limits import NodeBudget, check_description
-from vendorgen.literals import python_literal
+from vendorgen.generate.limits import NodeBudget, check_description
+from vendorgen.generate.literals import python_literal
 from vendorgen.model import NO_DEFAULT, InputSpec, TypedDictSpec
 
 MAX_DEPTH = 64
@@ -461,7 +461,9 @@ def inputs_from_object(schema: Any, listing: NodeBudget | None = None, tool: str
         resolved = resolve_refs(property_schema, schema, nodes)
         defaulted = isinstance(resolved, Mapping) and "default" in resolved
         shapes_prefix = "_" + (pascal_case(tool) or "Tool")
-        specs.append(input_spec(wire, resolved, required=wire in required and not defaulted, shapes_prefix=shapes_prefix))
+        specs.append(
+            input_spec(wire, resolved, required=wire in required and not defaulted, shapes_prefix=shapes_prefix)
+        )
     return order_inputs(specs)
 
 
