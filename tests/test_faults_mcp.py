@@ -91,8 +91,8 @@ CASES = {
 
 def fails_cleanly(project: Project, case: Case, address: str = "") -> None:
     before = project.snapshot()
-    result = project.run("add", case.uri.format(address=address), *case.args, env={**case.timeout, **PYTHONPATH},
-                         timeout=120)  # fmt: skip
+    uri = case.uri.format(address=address) if case.server else case.uri  # a command line may hold braces
+    result = project.run("add", uri, *case.args, env={**case.timeout, **PYTHONPATH}, timeout=120)
     errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
     assert result.exit_code == 2, result.stderr
     assert len(errors) == 1 and case.message in errors[0], result.stderr
