@@ -1,4 +1,4 @@
-"""Rewrite generated_example/ from the bundled example sources: `make regen-example`.
+"""Rewrite generated_example/ from the bundled example sources, then each golden record from it: `make regen-example`.
 
 The example Gradio app and MCP server are served on the fixed addresses the committed
 files name (http://127.0.0.1:7860/ and http://127.0.0.1:7861/mcp), so both ports must be free.
@@ -15,6 +15,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from tests.golden import regenerate, variants  # noqa: E402
 from tests.servers import server_process  # noqa: E402
 
 EXAMPLE = REPO / "generated_example"
@@ -40,6 +41,8 @@ def main() -> None:
     with server_process([str(REPO / "examples" / "mcp_server.py"), "http", "--port", "7861"], MCP_URL):
         vendor(f"mcp:{MCP_URL}")
     vendor("langchain:examples.langchain_tools:toolkit", "--name", "langchain_tools")
+    for variant in variants():  # tests/golden.py: offline, from the snapshots just written
+        regenerate(variant, variant)
 
 
 if __name__ == "__main__":

@@ -97,8 +97,11 @@ def test_the_snapshot_regenerates_offline(vendored: tuple[Project, Any]) -> None
     assert result.exit_code == 0, result.stdout + result.stderr
 
 
-def test_nested_files_and_keyword_names_can_be_called(vendored: tuple[Project, Any], tmp_path: Path) -> None:
+def test_nested_files_and_keyword_names_can_be_called(
+    vendored: tuple[Project, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _, tools = vendored
+    monkeypatch.chdir(tmp_path)  # file arguments are read from the working directory (or the project)
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"
     first.write_text("abc")
     second.write_text("hello")
@@ -108,12 +111,18 @@ def test_nested_files_and_keyword_names_can_be_called(vendored: tuple[Project, A
     assert tools["headers"](headers="hn", param_1=None) == ("hn|x", 2)  # a string, null refused: the default
     assert tools["files"](uploads_=[str(first), str(second)]) == "a.txt:3, b.txt:5"
     assert tools["files"](uploads_=None) == ""  # null, sent as null
+    # A file nested anywhere in an argument is held to the same rule as a top-level one.
+    with pytest.raises(PermissionError, match="^refused to upload /etc/passwd: file arguments are read only from"):
+        tools["chat"](message={"text": "hi", "files": [str(first), "/etc/passwd"]})
 
 
-def test_files_inside_an_object_are_uploaded(vendored: tuple[Project, Any], tmp_path: Path) -> None:
+def test_files_inside_an_object_are_uploaded(
+    vendored: tuple[Project, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from PIL import Image
 
     _, tools = vendored
+    monkeypatch.chdir(tmp_path)
     background, layer = tmp_path / "background.png", tmp_path / "layer.png"
     Image.new("RGB", (4, 4)).save(background)
     Image.new("RGBA", (4, 4)).save(layer)

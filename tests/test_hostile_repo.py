@@ -21,9 +21,10 @@ from tests.conftest import REPO, Project, Result
 from tests.servers.fakehub import FakeHub
 from tests.test_hub_source import SPACE, env, tool_space
 from tests.test_hub_update import NEW_TOOL_PY
-from vendorgen.runtime import RuntimeEntry
+from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.hashing import canonical_json, sha256_text
-from vendorgen.project.workspace import JOURNAL_NAME, LOCK_NAME, LockEntry, dump_lock
+from vendorgen.project.lockfile import LockEntry, dump_lock
+from vendorgen.project.workspace import JOURNAL_NAME, LOCK_NAME
 
 APP = "# the user's application\nprint('hello')\n"
 SECRET = "HF_TOKEN=hf_secret\n"
@@ -319,6 +320,25 @@ def test_a_missing_hub_module_is_restored_only_with_trust(fakehub: FakeHub, proj
     assert restored.exit_code == 0, restored.stderr
     assert "review of the new tools/shout.py" in restored.stdout
     assert project.run("check").exit_code == 0
+
+
+def test_a_runtime_copy_the_lock_owns_where_no_module_needs_it_fails_check(fakehub: FakeHub, project: Project) -> None:
+    """Issue 19 finding 2: a hub module needs no runtime, yet a `[[runtime]]` entry may own one beside it
+    (what an old layout or a pull request leaves); it is importable, so check verifies it too."""
+    tool_space(fakehub)
+    assert project.run("add", f"hub:{SPACE}", "--trust", env=env(fakehub, project)).exit_code == 0
+    edited = "import os  # a pull request's line\n"
+    (project.root / "tools" / "_vendored_runtime.py").write_text(edited)
+    runtime = RuntimeEntry("tools/_vendored_runtime.py", sha256_text(edited), "vendorgen 0.1.0")
+    (project.root / LOCK_NAME).write_text(dump_lock(project_entries(project), [runtime]))
+
+    result = project.run("check")
+    assert result.exit_code == 1, result.stdout
+    assert "tools/_vendored_runtime.py: no module beside it needs this run-time file" in result.stdout
+
+
+def project_entries(project: Project) -> list[LockEntry]:
+    return [LockEntry.from_toml(table) for table in read_lock(project)["module"]]
 
 
 # -- 8: bounded names ---------------------------------------------------------------------------

@@ -11,14 +11,19 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.conftest import REPO, Project
 from tests.servers import free_port, server_process
 from tests.servers.fakehub import FakeHub
+from vendorgen.package.shipped import _vendored_gradio as runtime  # the shipped file, as vendored
 from vendorgen.sources.hub_client import token_allowed
 
 # Any Hub: the rule reads the Hub origin from HF_ENDPOINT, so a loopback Hub stands in for the real one.
@@ -40,6 +45,10 @@ PASSWORD = "s3cretpassw0rd"
         ("https://owner-my-app.hf.space/", "Owner/My_App", True),  # case and _ as the Hub writes hosts
         ("https://evil-b.hf.space/", "a/b", False),  # another Space
         ("https://a-b.hf.space/", None, False),  # an app URL names no Space
+        ("https://A-B.HF.SPACE/", "a/b", True),
+        ("https://a-b.hf.space:443/", "a/b", True),
+        ("https://a-b.hf.space:8443/", "a/b", False),
+        ("https://a-b.hf.space:x/", "a/b", False),  # a port that is not a number
         ("http://a-b.hf.space/", "a/b", False),
         ("https://a-b.hf.space.evil.com/", "a/b", False),
         ("https://evil.com/a-b.hf.space", "a/b", False),
@@ -48,14 +57,17 @@ PASSWORD = "s3cretpassw0rd"
     ],
 )
 def test_where_a_hub_token_may_go(url: str, space_id: str | None, allowed: bool) -> None:
+    """One rule: what `add` sends (hub_client) and what the vendored runtime sends, held to one table."""
     assert token_allowed(url, space_id, HUB) is allowed
+    assert runtime._token_allowed(url, space_id, HUB) is allowed
 
 
-def test_a_hub_origin_is_compared_strictly() -> None:
+@pytest.mark.parametrize("allowed", [token_allowed, runtime._token_allowed])
+def test_a_hub_origin_is_compared_strictly(allowed: Any) -> None:
     """A port written out is another origin, even the scheme's default one."""
-    assert token_allowed("https://hub.example/x", None, "https://hub.example")
-    assert not token_allowed("https://hub.example:443/x", None, "https://hub.example")
-    assert not token_allowed("http://hub.example/x", None, "https://hub.example")  # the token in clear text
+    assert allowed("https://hub.example/x", None, "https://hub.example")
+    assert not allowed("https://hub.example:443/x", None, "https://hub.example")
+    assert not allowed("http://hub.example/x", None, "https://hub.example")  # the token in clear text
 
 
 @pytest.fixture
@@ -133,6 +145,9 @@ def test_a_snapshot_with_credentials_is_not_regenerated(project: Project, gradio
     assert result.exit_code != 0
     assert "the URL carries credentials" in result.stderr and PASSWORD not in result.stderr + result.stdout
     assert project.snapshot() == before
+    check = project.run("check")  # the snapshot's src is not its source's either: said without the password
+    assert check.exit_code == 1 and "the snapshot's src is 'http://***@" in check.stdout
+    assert PASSWORD not in check.stdout + check.stderr
 
 
 TRICKLE_ENV = {"VENDORGEN_HUB_TIMEOUT": "3"}
@@ -191,3 +206,10 @@ def test_a_space_by_name_sends_the_token_to_the_hub_but_not_to_a_host_that_is_no
     assert len(sent(log)) >= 2 and ENV_TOKEN not in log.read_text()  # the app was read, without the token
     lock = (project.root / "vendorgen.lock").read_text()
     assert 'source = "space:tester/app"' in lock and fakehub.commit_sha("tester/app") in lock
+    # The vendored tool, run from disk, follows the same rule: the Hub gets the token, that host does not.
+    requests_at_add = len(sent(log))
+    code = "from tools.convert import ConvertTool; print(ConvertTool()(value=2, from_unit='km', to_unit='m'))"
+    ran = subprocess.run([sys.executable, "-c", code], cwd=project.root, env={**os.environ, **hub_env},
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert ran.returncode == 0 and ran.stdout.strip() == "2000.0", ran.stderr
+    assert len(sent(log)) > requests_at_add and ENV_TOKEN not in log.read_text()

@@ -16,7 +16,8 @@ import sys
 import threading
 import tomllib
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -142,20 +143,54 @@ def test_uvx_is_pinned_and_update_moves_to_the_registrys_latest(tmp_path_factory
     assert project.run("check", "--remote").exit_code == 0
 
 
+def test_uvx_moves_to_a_prerelease_only_with_pre(tmp_path_factory: pytest.TempPathFactory, uvx: str) -> None:
+    """The command line lets uvx take prereleases; the pin still moves to one only when the user asks."""
+    project = new_project(tmp_path_factory, "uvx-pre")
+    wheels, cache = project.root / "wheels", tmp_path_factory.mktemp("uv-cache")
+    wheels.mkdir()
+    build_wheel(wheels, "1.0.0")
+    options = f"--cache-dir {cache} --no-index --find-links wheels --prerelease allow --python {sys.executable}"
+    result = project.run("add", f"mcp:stdio:uvx {options} tiny-mcp", "--trust", "--name", "tiny")
+    assert result.exit_code == 0, result.stderr
+    assert lock_entry(project, "tiny")["source"].endswith(" tiny-mcp@1.0.0")
+
+    build_wheel(wheels, "1.1.0rc1")  # published: what uvx resolves `tiny-mcp@latest` to with these options
+    result = project.run("check", "--remote")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert project.run("update").exit_code == 0
+    assert lock_entry(project, "tiny")["source"].endswith(" tiny-mcp@1.0.0")
+
+    result = project.run("check", "--remote", "--pre")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert "- pinned tiny-mcp@1.0.0, the registry has 1.1.0rc1; `vendorgen update --pre` moves to it" in result.stdout
+    result = project.run("update", "--pre")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert lock_entry(project, "tiny")["source"].endswith(" tiny-mcp@1.1.0rc1")
+
+
 # ---------------------------------------------------------------------------
 # npm: the registry's latest version
 # ---------------------------------------------------------------------------
 
 
+@dataclass
+class NpmRegistry:
+    """A loopback npm registry whose only package is @scope/server, with the dist-tags a test sets."""
+
+    url: str
+    dist_tags: dict[str, str]
+
+
 @pytest.fixture
-def npm_registry() -> Iterator[str]:
-    """A loopback npm registry whose only package, @scope/server, has 1.0.0 and 1.1.0 (latest)."""
-    versions = {version: {"name": "@scope/server", "version": version} for version in ("1.0.0", "1.1.0")}
-    packument = {"name": "@scope/server", "dist-tags": {"latest": "1.1.0"}, "versions": versions}
+def npm_registry() -> Iterator[NpmRegistry]:
+    registry = NpmRegistry("", {"latest": "1.1.0"})
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
             found = unquote(self.path).lstrip("/") == "@scope/server"
+            versions = {version: {"name": "@scope/server", "version": version}
+                        for version in ("1.0.0", *registry.dist_tags.values())}  # fmt: skip
+            packument = {"name": "@scope/server", "dist-tags": registry.dist_tags, "versions": versions}
             body = json.dumps(packument if found else {"error": "not found"}).encode()
             self.send_response(200 if found else 404)
             self.send_header("Content-Type", "application/json")
@@ -169,27 +204,62 @@ def npm_registry() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    registry.url = f"http://127.0.0.1:{server.server_address[1]}/"
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        yield registry
     finally:
         server.shutdown()
         server.server_close()
         thread.join()
 
 
-def test_a_newer_npm_version_is_reported(npm_registry: str, tmp_path: Path) -> None:
+@pytest.fixture
+def npx_snapshot(npm_registry: NpmRegistry, tmp_path: Path) -> Callable[..., dict[str, Any]]:
+    """The snapshot of an npx server pinned to `version` of @scope/server, asking `registry`."""
     if shutil.which("npm") is None:
         pytest.skip("npm is not installed (needs node)")
 
-    def snapshot(version: str, registry: str = npm_registry) -> dict[str, Any]:
+    def snapshot(version: str, registry: str = npm_registry.url) -> dict[str, Any]:
         args = ["--registry", registry, f"--cache={tmp_path}", "--fetch-retries=0", "--offline", "-y",
                 f"@scope/server@{version}", "stdio"]  # fmt: skip
         package = {"name": "@scope/server", "version": version}
         return {"server": {"transport": "stdio", "command": "npx", "args": args, "env": [], "package": package}}
 
+    return snapshot
+
+
+def test_a_newer_npm_version_is_reported(npx_snapshot: Callable[..., dict[str, Any]]) -> None:
     line = "- pinned @scope/server@1.0.0, the registry has 1.1.0; `vendorgen update` moves to it"
-    assert pins.newer(snapshot("1.0.0")) == (line,)
-    assert pins.newer(snapshot("1.1.0")) == ()
-    assert pins.moved("mcp:stdio:npx ...", snapshot("1.0.0")).endswith(" -y @scope/server@1.1.0 stdio")
-    with pytest.raises(SourceUnreachable, match=r"^npm view @scope/server version failed: .*ECONNREFUSED"):
-        pins.newer(snapshot("1.0.0", registry="http://127.0.0.1:9/"))  # nothing listens: check --remote exits 2
+    assert pins.newer(npx_snapshot("1.0.0")) == (line,)
+    assert pins.newer(npx_snapshot("1.1.0")) == ()
+    assert pins.moved("mcp:stdio:npx ...", npx_snapshot("1.0.0")).endswith(" -y @scope/server@1.1.0 stdio")
+    with pytest.raises(SourceUnreachable, match=r"^npm view @scope/server dist-tags failed: .*ECONNREFUSED"):
+        pins.newer(npx_snapshot("1.0.0", registry="http://127.0.0.1:9/"))  # nothing listens: check --remote exits 2
+
+
+# Pinned at 1.0.0, the registry's dist-tags: the version `update` moves to, without --pre and with it.
+@pytest.mark.parametrize(
+    ("dist_tags", "stable", "with_pre"),
+    [
+        ({"latest": "1.0.0", "old": "0.9.0"}, None, None),  # equal, lower
+        ({"latest": "1.0.0-beta.1"}, None, None),  # a prerelease below the pin
+        ({"latest": "1.1.0-next.1"}, None, None),  # npm's, not PEP 440's: not known to be later
+        ({"latest": "1.1.0-rc.1"}, None, "1.1.0-rc.1"),  # a prerelease above the pin: only when asked for
+        ({"latest": "1.1.0", "next": "2.0.0-rc.1", "old": "1.0.5"}, "1.1.0", "2.0.0-rc.1"),
+    ],
+)
+def test_a_pin_moves_only_to_a_strictly_greater_stable_version_unless_prereleases_are_asked_for(
+    npm_registry: NpmRegistry, npx_snapshot: Callable[..., dict[str, Any]], dist_tags: dict[str, str],
+    stable: str | None, with_pre: str | None,
+) -> None:  # fmt: skip
+    npm_registry.dist_tags = dist_tags
+    for prereleases, expected in ((False, stable), (True, with_pre)):
+        found = pins.latest(npx_snapshot("1.0.0")["server"], prereleases)
+        assert (found[1] if found else None) == expected, prereleases
+
+
+@pytest.mark.parametrize("version", ["1.1.0.x!y", "", "latest", "2.0.0-next.1"])
+def test_a_version_pep_440_cannot_read_is_never_later(version: str) -> None:
+    """What a registry or uvx prints may match a version's shape (uvx's output is checked only for
+    that) and still be none: it is not a version to move to, with prereleases or without."""
+    assert not pins.later(version, "1.0.0") and not pins.later(version, "1.0.0", prereleases=True)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import typing
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 

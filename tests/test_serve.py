@@ -320,6 +320,38 @@ def test_an_edited_forward_that_uses_the_value_runs_as_written(served: Project) 
         (served.root / "tools" / "text_tools.py").write_text(original)
 
 
+def test_a_client_names_local_files_only_inside_the_directories_given_with_files(
+    served: Project, tmp_path: Path
+) -> None:
+    """A client is another trust domain: a local path is refused unless under --files (symlinks followed)."""
+    from PIL import Image
+
+    picture = tmp_path / "shared" / "picture.png"
+    picture.parent.mkdir()
+    Image.new("RGB", (64, 32), "red").save(picture)
+    (served.root / "in-project.png").symlink_to(picture)  # inside the project, pointing into the shared directory
+    (picture.parent / "key.png").symlink_to(served.root / "pyproject.toml")  # inside it, pointing out
+
+    async def run() -> list[Any]:
+        results = []
+        for args, image in [((), str(picture)), ((), "in-project.png"), (("--files", str(picture.parent)), str(picture)),
+                            (("--files", str(picture.parent)), "in-project.png"),
+                            (("--files", str(picture.parent)), str(picture.parent / "key.png"))]:  # fmt: skip
+            async with stdio_session(served, *args) as session:
+                results.append(await session.call_tool("thumbnail", {"image": image, "size": 16}))
+        return results
+
+    none, in_project, shared, linked_in, linked_out = asyncio.run(run())
+    rule = "file arguments are read only from inside the tool's file_roots"
+    assert none.isError and texts(none) == (
+        f"thumbnail: refused to upload {picture}: {rule} (none); send the file's content as a data: URI,"
+        " or widen file_roots (vendorgen serve: --files DIR)"
+    )
+    assert in_project.isError and f"{rule} (none)" in texts(in_project)
+    assert not shared.isError and not linked_in.isError and shared.content[0].type == "image"
+    assert linked_out.isError and f"{rule} ({picture.parent})" in texts(linked_out)
+
+
 def test_bad_calls_are_error_results_and_the_server_goes_on(served: Project) -> None:
     async def run() -> None:
         async with stdio_session(served) as session:
@@ -364,6 +396,9 @@ def test_bad_command_lines(served: Project) -> None:
     assert missing.exit_code == 2 and "NO_SUCH_VARIABLE_SET" in missing.stderr
     unknown = served.run("serve", "nothing_like_it")
     assert unknown.exit_code == 2 and "nothing vendored is named nothing_like_it" in unknown.stderr
+    no_directory = served.run("serve", "--files", "no-such-dir")
+    assert no_directory.exit_code == 2
+    assert no_directory.stderr.strip() == f"error: --files {served.root / 'no-such-dir'}: not a directory"
     picked = served.run("serve", "text_tools", "shout", "--list")
     assert {line.split()[0] for line in picked.stdout.splitlines()} == {"convert_temperature", "word_stats",
                                                                         "slugify_title", "shout"}  # fmt: skip
@@ -413,19 +448,24 @@ def test_two_tools_of_one_name_are_refused(project: Project) -> None:
     assert project.run("serve", "lc", "--list").exit_code == 0
 
 
-def test_the_interpreter_is_the_projects_venv_then_the_active_one_then_this(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from vendorgen.serve import interpreter
+def script_venv(root: Path, body: str) -> Path:
+    """A virtualenv whose python is a shell script: `body`, run with the arguments."""
+    (root / "bin").mkdir(parents=True)
+    (root / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    python = root / "bin" / "python"
+    python.write_text(f"#!/bin/sh\n{body}\n")
+    python.chmod(0o755)
+    return python
 
-    active = tmp_path / "active" / "bin" / "python"
-    active.parent.mkdir(parents=True)
-    active.touch()
-    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
-    assert interpreter(tmp_path) == sys.executable
-    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "active"))
-    assert interpreter(tmp_path) == str(active)
-    own = tmp_path / ".venv" / "bin" / "python"
-    own.parent.mkdir(parents=True)
-    own.touch()
-    assert interpreter(tmp_path) == str(own)
+
+def test_serve_finds_the_interpreter_as_add_does(project: Project) -> None:
+    """One discovery order (vendorgen/project/interpreter.py): the active virtualenv comes before ./.venv."""
+    assert project.run("add", "langchain:examples.langchain_tools:toolkit", "--name", "lc").exit_code == 0
+    script_venv(project.root / ".venv", "echo 'not this one' >&2; exit 3")
+    script_venv(project.root / "active", f'exec {sys.executable} "$@"')
+    environment = {"VIRTUAL_ENV": str(project.root / "active"), "VENDORGEN_PYTHON": ""}
+    served = project.run("serve", "--list", env=environment)
+    assert served.exit_code == 0, served.stderr
+    assert "count_words" in served.stdout
+    dot_venv = project.run("serve", "--list", env={**environment, "VIRTUAL_ENV": ""})
+    assert dot_venv.exit_code == 3 and "not this one" in dot_venv.stderr

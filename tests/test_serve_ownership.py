@@ -164,3 +164,28 @@ def test_check_reports_a_server_module_left_behind_by_a_remove_that_did_not_foll
     found = served.run("check")
     assert found.exit_code == 1 and f"{SERVER} does not serve what the lock holds" in found.stdout
     assert served.run("serve", "--list").exit_code == 0 and served.run("check").exit_code == 0
+
+
+# -- issue 19 finding 2: every package file is verified, whatever the layout -----------------------
+
+
+def test_an_edited_server_module_fails_check_with_a_second_output_directory(served: Project) -> None:
+    """`vendorgen serve` serves one directory, yet each directory's server module is a file the lock owns
+    and `python -m tools._vendored_server` runs: check verifies it against the modules beside it."""
+    added = served.run("add", TOOLKIT, "--name", "lc_more", "--out", "more")
+    assert added.exit_code == 0, added.stderr
+    assert served.run("check").exit_code == 0
+    served.edit(SERVER, "TOOLS = [", "import os  # a pull request's line\nTOOLS = [")
+
+    result = served.run("check")
+    assert result.exit_code == 1, result.stdout
+    assert f"{SERVER} does not serve what the lock holds" in result.stdout
+
+
+def test_a_server_module_that_cannot_be_verified_fails_check(served: Project) -> None:
+    """Its module edited so that its tool class is gone (an edit --allow-edits lets pass): the server
+    module beside it cannot be computed, and that is a failure, not a pass."""
+    served.edit("tools/lc_again.py", 'name = "count_words"', 'name = "count_words_mine"')
+    result = served.run("check", "--allow-edits")
+    assert result.exit_code == 1, result.stdout
+    assert f"{SERVER} cannot be verified (tools/lc_again.py has no tool class for count_words" in result.stdout

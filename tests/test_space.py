@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from tests.conftest import REPO, Project
-from vendorgen import runtime
+from vendorgen.package import files
 from vendorgen.project.config import GENERATOR
 
 
@@ -46,8 +46,12 @@ def tool(project: Project, name: str, **kwargs):
 
 
 def test_one_module_per_endpoint_with_lock_and_snapshots(vendored: Project, gradio_app: str) -> None:
-    assert sorted(path.stem for path in (vendored.root / "tools").glob("*.py")) == ["_vendored_runtime", *ENDPOINTS]
-    assert lock_runtime(vendored) == [{"path": "tools/_vendored_runtime.py", "sha256": runtime.sha256(), "generator": GENERATOR}]
+    stems = sorted(path.stem for path in (vendored.root / "tools").glob("*.py"))
+    assert stems == ["_vendored_gradio", "_vendored_runtime", *ENDPOINTS]  # the core and the Gradio part, no other
+    assert lock_runtime(vendored) == [
+        {"path": f"tools/{name}", "sha256": files.sha256(name), "generator": GENERATOR}
+        for name in ("_vendored_gradio.py", "_vendored_runtime.py")
+    ]
     lock = tomllib.loads((vendored.root / "vendorgen.lock").read_text())
     assert lock["version"] == 1
     entries = {entry["name"]: entry for entry in lock["module"]}
@@ -145,8 +149,12 @@ def test_zero_outputs_return_none(vendored: Project) -> None:
     assert nothing(note="x") is None
 
 
-def test_image_input_accepts_pil_and_path_and_returns_agent_image(vendored: Project, tmp_path: Path) -> None:
+def test_image_input_accepts_pil_and_path_and_returns_agent_image(
+    vendored: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from smolagents.agent_types import AgentImage
+
+    monkeypatch.chdir(tmp_path)  # a file argument is read from the working directory (or the project)
 
     thumbnail = tool(vendored, "thumbnail")
     picture = Image.new("RGB", (100, 50), "red")
@@ -168,7 +176,8 @@ def test_image_input_sends_a_url_as_a_file(vendored: Project) -> None:
         tool(vendored, "thumbnail")(image="http://127.0.0.1:9/picture.png", size=16)
 
 
-def test_file_input_uploads_a_local_file(vendored: Project, tmp_path: Path) -> None:
+def test_file_input_uploads_a_local_file(vendored: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     path = tmp_path / "data.bin"
     path.write_bytes(b"vendorgen")
     info = tool(vendored, "file_info")(path=str(path))
@@ -208,10 +217,14 @@ def test_construction_does_no_network_io(vendored: Project) -> None:
         convert(value=1)
 
 
-def test_only_file_parameters_upload_files(vendored: Project, gradio_app: str, tmp_path: Path) -> None:
+def test_only_file_parameters_upload_files(
+    vendored: Project, gradio_app: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A FileData-shaped dict in a JSON parameter is sent as data: a prompt-injected model cannot upload a local file."""
     from gradio_client import Client
     from gradio_client.exceptions import AppError
+
+    monkeypatch.chdir(tmp_path)
 
     secret = tmp_path / "id_rsa"
     secret.write_text("PRIVATE KEY")
@@ -237,16 +250,17 @@ def test_a_hub_token_goes_only_where_the_user_sends_it(vendored: Project, monkey
     implicit.setup()
     assert "hf_from_env" not in json.dumps(dict(implicit.client.headers))
     assert implicit(value=1, from_unit="km", to_unit="m") == 1000.0
-    module = vendored.import_module("tools/_vendored_runtime.py")
+    module = vendored.import_module("tools/_vendored_gradio.py")
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
-    assert module._space_token("owner/space", None) is None  # gradio_client sends HF_TOKEN to the Hub
-    assert module._space_token("https://owner-space.hf.space/", None) is None
-    assert module._space_token("http://127.0.0.1:9/spaces/owner/space", None) is None  # the Hub, as HF_ENDPOINT says
-    assert module._space_token("https://127.0.0.1:9/spaces/owner/space", None) is False  # another origin
-    assert module._space_token("http://owner-space.hf.space/", None) is False  # the token in clear text
-    assert module._space_token("http://127.0.0.1:7860/", None) is False  # no token at all, not even a saved one
-    assert module._space_token("https://evil.example/hf.space", None) is False
-    assert module._space_token("https://evil.example/", "hf_explicit") == "hf_explicit"
+    hub_url = "http://127.0.0.1:9/spaces/owner/space"
+    assert module._space_address(hub_url, None) == (hub_url, None)  # the Hub, as HF_ENDPOINT says
+    for url in ("https://127.0.0.1:9/spaces/owner/space",  # another origin
+                "https://owner-space.hf.space/",  # an app URL names no Space, as for `vendorgen add`
+                "http://owner-space.hf.space/",  # the token in clear text
+                "http://127.0.0.1:7860/",  # no token at all, not even a saved one
+                "https://evil.example/hf.space"):  # fmt: skip
+        assert module._space_address(url, None) == (url, False)
+    assert module._space_address("https://evil.example/", "hf_explicit") == ("https://evil.example/", "hf_explicit")
 
 
 
@@ -260,9 +274,9 @@ def test_without_hf_endpoint_the_runtime_takes_huggingface_hubs_default_hub(
     )  # fmt: skip
     default_hub = printed.stdout.strip()
     monkeypatch.delenv("HF_ENDPOINT")
-    module = vendored.import_module("tools/_vendored_runtime.py")
-    assert module._space_token(f"{default_hub}/spaces/owner/space", None) is None
-    assert module._space_token("http://127.0.0.1:9/spaces/owner/space", None) is False
+    module = vendored.import_module("tools/_vendored_gradio.py")
+    assert module._space_address(f"{default_hub}/spaces/owner/space", None)[1] is None
+    assert module._space_address("http://127.0.0.1:9/spaces/owner/space", None)[1] is False
 
 def test_a_code_agent_calls_a_vendored_tool(vendored: Project) -> None:
     from smolagents import CodeAgent

@@ -110,7 +110,9 @@ def test_a_local_edit_fails_with_its_diff_unless_edits_are_allowed(copy: Project
 
 def test_a_missing_file_fails_and_update_restores_it(copy: Project, sample: dict[str, bytes]) -> None:
     (copy.root / "tools/convert.py").unlink()
-    check_fails_then_update_fixes(copy, "convert (tools/convert.py): missing", "`vendorgen update convert` restores it")
+    check_fails_then_update_fixes(
+        copy, "convert (tools/convert.py): missing", "`vendorgen update --offline convert` restores it from its snapshot"
+    )
     assert (copy.root / "tools/convert.py").read_bytes() == sample["tools/convert.py"]
 
 
@@ -227,6 +229,7 @@ def test_exclude_skips_tools_at_add_and_flags_vendored_ones(copy: Project, proje
     added = fresh.run("add", f"space:{gradio_app}", "--all-endpoints")
     assert added.exit_code == 0, added.stderr
     assert sorted(path.name for path in (fresh.root / "tools").iterdir()) == [
+        "_vendored_gradio.py",
         "_vendored_runtime.py",
         "convert.py",
         "stats.py",
@@ -242,6 +245,7 @@ def test_remove_deletes_only_what_the_lock_owns(copy: Project) -> None:
         "deleted tools/convert.py\ndeleted .vendorgen/schemas/convert.json\nremoved convert from vendorgen.lock\n"
     )
     assert sorted(path.name for path in (copy.root / "tools").iterdir()) == [
+        "_vendored_gradio.py",
         "_vendored_runtime.py",
         "describe.py",
         "helpers.py",
@@ -280,7 +284,8 @@ def test_list_shows_each_status(copy: Project) -> None:
     (copy.root / "tools/describe.py").unlink()
     rows = {row["name"]: row for row in json.loads(copy.run("list", "--json").stdout)["modules"]}
     assert {name: row["status"] for name, row in rows.items()} == {"convert": "edited", "describe": "missing"}
-    assert rows["describe"]["problems"] == ["tools/describe.py is missing: `vendorgen update describe` restores it"]
+    missing = "tools/describe.py is missing: `vendorgen update --offline describe` restores it from its snapshot"
+    assert rows["describe"]["problems"] == [missing]
 
     copy.edit("tools/convert.py", "        # mine\n", "<<<<<<< mine\n=======\n>>>>>>> theirs\n")
     assert copy.run("update", "--offline", "describe").exit_code == 0

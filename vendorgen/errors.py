@@ -34,3 +34,11 @@ class SchemaError(VendorgenError):
 
 class GateError(VendorgenError):
     """Rendered code does not have the shape the spec promises: a bug or an attack."""
+
+
+class Excluded(UsageError):
+    """The config filters out every tool of a module."""
+
+
+class Gone(VendorgenError):
+    """The source answers but no longer offers a vendored module."""

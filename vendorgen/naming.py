@@ -37,11 +37,11 @@ _TEMPLATES_OWN = frozenset(
 
 @cache
 def template_names() -> frozenset[str]:
-    """The names above, and the runtime module's public ones: the built-in sources import some, and
+    """The names above, and the run-time files' public ones: the built-in sources import some, and
     `push` inlines into a tool.py what the tool uses of it."""
-    from vendorgen import runtime
+    from vendorgen.package import files
 
-    return _TEMPLATES_OWN | runtime.public_names()
+    return _TEMPLATES_OWN | files.public_names()
 
 
 # Names no generated module has a reason to touch: the gate refuses a module that uses one, so a

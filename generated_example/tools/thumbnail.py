@@ -7,7 +7,7 @@ from typing import Any
 
 from smolagents.agent_types import AgentImage
 
-from ._vendored_runtime import SpaceTool
+from ._vendored_gradio import SpaceTool, image_result
 
 
 class ThumbnailTool(SpaceTool):
@@ -37,5 +37,5 @@ class ThumbnailTool(SpaceTool):
     file_paths: dict[str, list[str]] = {"image": [""]}
     null_refused: dict[str, Any] = {"size": 64}
 
-    def forward(self, image: Any, size: float = 64) -> AgentImage:
-        return AgentImage(self._predict({"image": image, "size": size}))
+    def forward(self, image: Any, size: float = 64) -> AgentImage | str:
+        return image_result(self._predict({"image": image, "size": size}))

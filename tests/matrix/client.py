@@ -35,7 +35,7 @@ PACKAGE = "vendored_example"
 
 
 def load(stem: str) -> Any:
-    """A module of generated_example/tools/, imported as a package's (it imports `._vendored_runtime`)."""
+    """A module of generated_example/tools/, imported as a package's (it imports the run-time files beside it: `._vendored_gradio`...)."""
     if PACKAGE not in sys.modules:
         spec = importlib.machinery.ModuleSpec(PACKAGE, None, is_package=True)
         spec.submodule_search_locations = [str(TOOLS)]
@@ -90,6 +90,8 @@ def call(case: str, config: dict[str, Any]) -> Any:
             return tool.to_langchain().invoke({"title": "Vendor Your Tools!"})
     if case == "serve.stdio":
         return asyncio.run(served_calls(config))
+    if case == "catalog":
+        return catalog_run(config)
     if case == "langchain":
         return load("langchain_tools").CountWordsTool()(text="a b a", unique=True)
     if case == "langchain.union":  # an argument typed as a union of TypedDicts
@@ -116,17 +118,45 @@ async def served_calls(config: dict[str, Any]) -> list[str]:
 
 def serve(config: dict[str, Any]) -> None:
     """The server of `served_calls`: the vendored _vendored_server.py as vendorgen ships it, in this row."""
-    spec = importlib.util.spec_from_file_location(f"{PACKAGE}._vendored_server", SERVER_FILE)
-    load("langchain_tools")  # creates the package
-    server = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = server
-    spec.loader.exec_module(server)
+    server = shipped(SERVER_FILE)
     tools = [text_tools(config, "stdio").SlugifyTitleTool, load("langchain_tools").CountWordsTool]
     server.main(tools, {}, ["--allow-drift"])  # drift is tested with vendorgen; here, that the calls work
 
 
+def catalog_run(config: dict[str, Any]) -> list[Any]:
+    """A CodeAgent of the row's smolagents given `catalog_tools()` of three source kinds, driven by a scripted model:
+    whether the prompt leaves out every argument description, what its code's calls of find_tools and of two tools under their own names return."""
+    from smolagents import CodeAgent, Model
+    from smolagents.models import ChatMessage, MessageRole
+
+    catalog = shipped(CATALOG_FILE)
+    classes = [load("langchain_tools").CountWordsTool, text_tools(config, "stdio").ConvertTemperatureTool]
+    index = {cls.name: catalog.index_entry(cls.name, cls.description, cls.inputs) for cls in classes}
+    code = "final_answer([find_tools('temperature').splitlines()[0], count_words(text='a b a'), convert_temperature(value=100)])"
+
+    class Scripted(Model):
+        def generate(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
+            return ChatMessage(role=MessageRole.ASSISTANT, content=f"Thought: go.\n<code>\n{code}\n</code>")
+
+    agent = CodeAgent(tools=catalog.build(classes, index, False, 5, None), model=Scripted(model_id="scripted"))
+    documented = [spec["description"] for cls in classes for spec in cls.inputs.values()]
+    return [not any(text in agent.system_prompt for text in documented), *agent.run("go")]
+
+
+def shipped(path: Path) -> Any:
+    """A package file's logic as vendorgen ships it, imported as the package's (a project's copy has its tail too)."""
+    load("langchain_tools")  # creates the package
+    spec = importlib.util.spec_from_file_location(f"{PACKAGE}.{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# The catalog's logic, as vendorgen copies it into a project (its tail, the tools and index, is written there).
+CATALOG_FILE = REPO / "vendorgen" / "package" / "shipped" / "_vendored_catalog.py"
 # The server module's logic, as vendorgen copies it into a project (its tail, the served list, is written there).
-SERVER_FILE = REPO / "vendorgen" / "_vendored_server.py"
+SERVER_FILE = REPO / "vendorgen" / "package" / "shipped" / "_vendored_server.py"
 SERVE = "--serve"
 
 if __name__ == "__main__":

@@ -442,6 +442,7 @@ class _Handler(BaseHTTPRequestHandler):
             ("DELETE", r"/api/repos/delete", "delete_repo"),
             ("GET", r"/api/collections/(?P<slug>[^/]+/[^/]+)", "collection"),
             ("GET", rf"{_API}(?:/revision/(?P<rev>[^/]+))?", "repo_info"),
+            ("GET", rf"/api/spaces/{_REPO}/runtime", "space_runtime"),
             ("POST", rf"{_API}/preupload/(?P<rev>[^/]+)", "preupload"),
             ("POST", rf"{_API}/commit/(?P<rev>[^/]+)", "commit"),
             ("GET", rf"{_API}/tree/(?P<rev>[^/]+)(?:/(?P<path>.*))?", "tree"),
@@ -722,6 +723,10 @@ class _Handler(BaseHTTPRequestHandler):
                 if card.get("pipeline_tag"):
                     info["pipeline_tag"] = card["pipeline_tag"]
         return info
+
+    def _h_space_runtime(self, ns: str, name: str) -> dict[str, Any]:
+        """What gradio_client asks before it connects to a Space by name."""
+        return self._h_repo_info("spaces", ns, name)["runtime"]  # type: ignore[no-any-return]
 
     def _h_refs(self, kind: str, ns: str, name: str) -> dict[str, Any]:
         repo = self._repo(kind, ns, name)

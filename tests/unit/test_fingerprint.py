@@ -16,9 +16,10 @@ from vendorgen.project.fingerprint import Drift, Fingerprint, fingerprint_drift
 from vendorgen.project.hashing import canonical_json, sha256_text
 from vendorgen.cli.report import drift_reason
 from vendorgen.sync.local import lock_drift
-from vendorgen.project.workspace import LockEntry, Workspace, _parse_lock_text, dump_lock
+from vendorgen.project.lockfile import LockEntry, parse_lock_text, dump_lock
+from vendorgen.project.workspace import Workspace
 
-SNAPSHOT = {"kind": "space", "name": "convert"}
+SNAPSHOT = {"kind": "space", "source": "space:http://127.0.0.1:7860/", "src": "http://127.0.0.1:7860/", "name": "convert"}
 
 
 def entry(**table: object) -> LockEntry:
@@ -50,7 +51,7 @@ def test_the_lock_writes_each_part_as_a_key_and_reads_it_back() -> None:
     assert (table["templates"], table["custom_templates"], table["settings"]) == (
         "96e6a42cb89e", "0123456789ab", "ba9876543210",
     )  # fmt: skip
-    assert _parse_lock_text(text)[0] == [old]  # migrated on the next write, nothing lost
+    assert parse_lock_text(text)[0] == [old]  # migrated on the next write, nothing lost
     plain = tomllib.loads(dump_lock([entry()]))["module"][0]
     assert plain["templates"] == templates_version() and not {"custom_templates", "settings"} & set(plain)
 
@@ -64,7 +65,7 @@ def test_both_forms_at_once_are_refused() -> None:
 
 def test_the_oldest_committed_layout_reads() -> None:
     text = (REPO / "tests" / "data" / "layout_0_1" / "vendorgen.lock").read_text()
-    entries, _ = _parse_lock_text(text)
+    entries, _ = parse_lock_text(text)
     assert entries and {item.templates for item in entries} == {Fingerprint("1")}
 
 
@@ -89,6 +90,8 @@ def test_drift_is_computed_field_by_field() -> None:
         (Drift("settings", "", "ab"), "[tool.vendorgen] settings for it changed"),
         (Drift("snapshot", "ab", "cd"), ".vendorgen/schemas/convert.json changed since vendorgen.lock was written"),
         (Drift("code"), "its snapshot now generates different code"),
+        (Drift("binding", "the lock's source", "is 'a', not 'b'"),
+         "the lock's source is 'a', not 'b', so it runs something other than what was reviewed"),
     ],
 )
 def test_each_drift_reads_as_what_moved(drift: Drift, reason: str) -> None:
@@ -102,3 +105,7 @@ def test_lock_drift_names_each_part_that_moved(tmp_path: Path) -> None:
     assert [drift.part for drift in lock_drift(workspace, old, {**SNAPSHOT, "name": "other"})] == [
         "generator", "templates", "settings", "snapshot",
     ]  # fmt: skip
+    elsewhere = {**SNAPSHOT, "src": "http://127.0.0.1:9/"}  # what the generated code calls is not its source
+    assert lock_drift(workspace, entry(schema_sha256=sha256_text(canonical_json(elsewhere))), elsewhere) == [
+        Drift("binding", "the snapshot's src", "is 'http://127.0.0.1:9/', not 'http://127.0.0.1:7860/'")
+    ]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import click
 
 from vendorgen import __version__
-from vendorgen.cli import add, project, push, serve, sync
+from vendorgen.cli import add, catalog, project, push, serve, sync
 from vendorgen.cli.output import _echo, _Output, _report, _show_warning
 from vendorgen.errors import VendorgenError
 
@@ -39,8 +39,9 @@ def cli(debug: bool) -> None:
     _DEBUG = debug
 
 
-for command in (add.add, project.requirements, project.list_, sync.check, sync.update, sync.diff, sync.remove,
-                project.init, push.push, serve.serve):  # fmt: skip
+for command in (add.add, project.requirements, project.list_, project.init, push.push, serve.serve, catalog.catalog):
+    cli.add_command(command)
+for command in (sync.check, sync.update, sync.diff, sync.remove):
     cli.add_command(command)
 
 

@@ -142,18 +142,10 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
                          progress=lambda uris: _progress(uris, "vendoring"))  # fmt: skip
     out = workspace.inside(Path(out_dir or workspace.config.output_dir), "output directory")
     if as_json:
-        modules = [
-            {
-                "name": item.module.name,
-                "path": workspace.relative(out / f"{item.module.name}.py"),
-                "source": item.module.source,
-                "status": "not written" if dry_run else "written",
-                "tools": [{"name": tool.name, "class": tool.class_name} for tool in item.module.tools],
-                "written": not dry_run,
-                **_review_json(item),
-            }
-            for item in added.generated
-        ]
+        from vendorgen.cli import report
+
+        modules = [report.added_json(item, workspace.relative(out / f"{item.module.name}.py"), dry_run)
+                   for item in added.generated]  # fmt: skip
         errors = [{"message": str(failure.error), "source": failure.uri} for failure in added.failed]
         _report(workspace, not added.failed, modules, errors, notes=notes)
     else:
@@ -206,15 +198,6 @@ def _print_review(item: Generated, path: str) -> None:
     for line in review(item.code).lines():
         _say(line)
     _say(f"  requirements: {', '.join(item.module.requirements) or 'none declared'}")
-
-
-def _review_json(item: Generated) -> dict[str, Any]:
-    if not item.module.carried_code:
-        return {}
-    from vendorgen.sources.hub_review import review
-
-    return {"review": review(item.code).to_json(), "requirements": list(item.module.requirements),
-            "revision": item.module.revision}  # fmt: skip
 
 
 def _raise_failures(added: Added) -> None:

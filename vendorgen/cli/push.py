@@ -87,10 +87,9 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
         with sources.shown_wait(f"the Hub to take {repo_id}"):
             url, commit = pushing.upload(folder, repo_id, token=token, private=private, sdk=sdk)
     if as_json:
-        _report(workspace, True, [{"name": entry.name, "path": entry.path, "source": entry.source,
-                                   "status": "written" if dry_run else "pushed", "tool": folder.tool.name,
-                                   "files": list(folder.files), "written": written, "repo_id": repo_id, "url": url,
-                                   "commit": commit}], notes=notes)  # fmt: skip
+        from vendorgen.cli import report
+
+        _report(workspace, True, [report.pushed_json(entry, folder, written, repo_id, url, commit)], notes=notes)
         return
     for name, text in folder.files.items():
         _say(f"{name:<18} {len(text.encode('utf-8')):>7} bytes")

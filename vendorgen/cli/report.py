@@ -1,4 +1,5 @@
-"""How the results of check, list, diff, update and check --remote read: text for people, and the --json rows.
+"""How the results of the commands read: text for people (check, list, diff, update, check --remote), and every
+--json row (add, remove and push too; the envelope around them is cli/output.py's `_report`).
 
 Only the CLI uses this module; vendorgen.sync returns data and says nothing itself.
 """
@@ -8,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from vendorgen.project.config import Excluded
+from vendorgen.errors import Excluded
 from vendorgen.project.paths import LOCK_NAME
 
 if TYPE_CHECKING:
+    from vendorgen.generate.pipeline import Generated
     from vendorgen.project.fingerprint import Drift
-    from vendorgen.project.workspace import LockEntry
+    from vendorgen.publish.push import SpaceFolder
+    from vendorgen.project.lockfile import LockEntry
     from vendorgen.sync.check import CheckResult
     from vendorgen.sync.diff import ModuleDiff
     from vendorgen.sync.local import LocalState
@@ -42,6 +45,8 @@ def drift_reason(entry: LockEntry, drift: Drift) -> str:
         return "[tool.vendorgen] settings for it changed"
     if drift.part == "snapshot":
         return f"{entry.schema} changed since {LOCK_NAME} was written"
+    if drift.part == "binding":  # what runs: re-inspection refuses it without --trust
+        return f"{drift.locked} {drift.current}, so it runs something other than what was reviewed"
     return "its snapshot now generates different code"  # "code"
 
 
@@ -66,7 +71,7 @@ def problems(state: LocalState) -> list[str]:
     error = local_error(state)
     found = [error] if error is not None else []
     if state.on_disk is None:
-        found.append(f"{entry.path} is missing: `vendorgen update {name}` restores it")
+        found.append(f"{entry.path} is missing: `vendorgen update --offline {name}` restores it from its snapshot")
     elif state.status == "conflict":
         found.append("unresolved merge conflict markers")
     elif state.edited:
@@ -90,6 +95,48 @@ def list_json(state: LocalState) -> dict[str, Any]:
             "problems": problems(state)}  # fmt: skip
 
 
+# -- add, remove, push ----------------------------------------------------------------------------
+
+
+def added_json(item: Generated, path: str, dry_run: bool) -> dict[str, Any]:
+    """One module `add` wrote at `path` (or, `dry_run`, would have); with its review when it carries code."""
+    module = item.module
+    row: dict[str, Any] = {
+        "name": module.name,
+        "path": path,
+        "source": module.source,
+        "status": "not written" if dry_run else "written",
+        "tools": [{"name": tool.name, "class": tool.class_name} for tool in module.tools],
+        "written": not dry_run,
+    }
+    if module.carried_code:
+        from vendorgen.sources.hub_review import review
+
+        row.update(review=review(item.code).to_json(), requirements=list(module.requirements), revision=module.revision)
+    return row
+
+
+def removed_json(entry: LockEntry, deleted: Sequence[str]) -> dict[str, Any]:
+    deleted_here = [path for path in deleted if path in (entry.path, entry.schema)]
+    return {**_module(entry), "status": "removed", "deleted": deleted_here}
+
+
+def pushed_json(
+    entry: LockEntry, folder: SpaceFolder, written: list[str], repo_id: str, url: str | None, commit: str | None
+) -> dict[str, Any]:
+    """The module `push` wrote as a Space folder (`url` None: not uploaded, --dry-run)."""
+    return {
+        **_module(entry),
+        "status": "written" if url is None else "pushed",
+        "tool": folder.tool.name,
+        "files": list(folder.files),
+        "written": written,
+        "repo_id": repo_id,
+        "url": url,
+        "commit": commit,
+    }
+
+
 # -- check -----------------------------------------------------------------------------------------
 
 
@@ -107,6 +154,7 @@ def check_text(result: CheckResult) -> str:
     for path in result.extra:
         lines.append(f"{path}: extra: it says it is vendored, but {LOCK_NAME} does not list it")
     lines += [f"runtime: {problem}" for problem in result.runtime]
+    lines += [f"shadow: {problem}" for problem in result.shadows]
     total = len(result.states)
     if result.ok:
         edited = sum(state.status == "edited" for state in result.states)
@@ -115,6 +163,7 @@ def check_text(result: CheckResult) -> str:
     else:
         extra = f", {_plural(len(result.extra), 'extra file')}" if result.extra else ""
         extra += ", the runtime module differs" if result.runtime else ""
+        extra += f", {_plural(len(result.shadows), 'file')} shadowing vendored ones" if result.shadows else ""
         lines.append(f"check failed: {len(result.failing)} of {total} vendored modules differ{extra}")
     return "\n".join(lines) + "\n"
 

@@ -24,13 +24,20 @@ from vendorgen.cli.output import _echo
 @click.option(
     "--allow-drift", is_flag=True, help="Call MCP tools whose upstream definition changed since they were vendored."
 )
+@click.option(
+    "--files",
+    multiple=True,
+    metavar="DIR",
+    help="Let clients name local files inside DIR (repeatable); otherwise a file argument is its content, a data: URI.",
+)
 def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, port: int, allow_remote: bool,
-          token_env: str | None, allow_drift: bool) -> None:  # fmt: skip
+          token_env: str | None, allow_drift: bool, files: tuple[str, ...]) -> None:  # fmt: skip
     """Serve the vendored tools as one MCP server, pinned to what was reviewed.
 
     Writes (or refreshes) the output package's _vendored_server.py from the
     lock, then runs `python -m <package>._vendored_server` with the project's
-    interpreter: ./.venv, else the active $VIRTUAL_ENV, else this Python.
+    interpreter: $VENDORGEN_PYTHON, else the active $VIRTUAL_ENV, else ./.venv,
+    else this Python.
     NAME picks modules or tools (default: all). A tool of an upstream MCP
     server whose description or input schema changed since it was vendored
     is refused, unless --allow-drift.
@@ -44,17 +51,19 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     import os
     import subprocess
 
-    from vendorgen import serve as serving
+    from vendorgen.package import serve as serving
+    from vendorgen.project import interpreter as project_interpreter
     from vendorgen.project.workspace import Workspace
 
     workspace = Workspace.discover()
     module = serving.server_module(workspace, workspace.read_lock())
     if serving.write(workspace, module):
         _echo(f"wrote {module.path}", err=True)
-    python = serving.interpreter(workspace.root)
+    python = project_interpreter.find(workspace.root).executable
     args = [python, "-m", module.dotted, *names, "--transport", transport, "--host", host, "--port", str(port)]
     args += ["--list"] * list_only + ["--allow-remote"] * allow_remote + ["--allow-drift"] * allow_drift
     args += ["--token-env", token_env] if token_env else []
+    args += [option for directory in files for option in ("--files", os.path.abspath(directory))]
     sys.stdout.flush()
     os.chdir(workspace.root)  # `python -m` finds the package from here
     if os.name == "posix":

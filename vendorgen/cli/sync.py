@@ -8,19 +8,35 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from vendorgen.errors import UsageError
 from vendorgen.cli.context import _complete_names, _refuse_together, _workspace
 from vendorgen.cli.output import _counter, _json_mode, _progress, _report, _say, _shown
 
 if TYPE_CHECKING:
     from vendorgen.project.workspace import Workspace
 
+# --trust of the commands that re-inspect (vendorgen.sync.binding).
+_TRUST_UNREVIEWED = (
+    "Re-inspect a source even when the lock or snapshot says to run something other than what the "
+    "reviewed file was generated from (`vendorgen check` names what differs)."
+)
+# --pre of the commands that look for a pinned npx/uvx package's newer version (vendorgen.sources.pins).
+_PRE = (
+    "A pinned stdio package may move to a prerelease (npm: any dist-tag; uvx: --prerelease allow); "
+    "without it only to a strictly greater stable version."
+)
+
 
 @click.command()
 @click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=_complete_names)
 @click.option("--remote", is_flag=True, help="Re-inspect the sources and report upstream schema changes instead.")
 @click.option("--allow-edits", is_flag=True, help="Report local edits without failing on them.")
+@click.option("--trust", is_flag=True, help=_TRUST_UNREVIEWED)
+@click.option("--pre", "prereleases", is_flag=True, help=_PRE)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool) -> None:
+def check(
+    names: tuple[str, ...], remote: bool, allow_edits: bool, trust: bool, prereleases: bool, as_json: bool
+) -> None:
     """Check vendored modules against the lock, offline; exit 1 on any difference.
 
     Regenerates each locked module from its committed snapshot and compares it
@@ -45,6 +61,9 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool
     if as_json:
         _json_mode("check")
     _refuse_together(click.get_current_context(), "remote", "allow_edits", "--remote checks upstream, not local edits")
+    for flag, given in (("--trust", trust), ("--pre", prereleases)):
+        if given and not remote:
+            raise UsageError(f"{flag} applies to --remote: an offline check asks no source")
     workspace = _workspace()
     if remote:
         from vendorgen.sync import remote as upstream
@@ -52,7 +71,7 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool
 
         entries = select(workspace.read_lock(), names)
         with _counter(len(entries), "checking sources") as advance:
-            results = upstream.check_remote(workspace, entries, advance)
+            results = upstream.check_remote(workspace, entries, advance, trust, prereleases)
         code, errors = upstream.remote_exit_code(results), upstream.source_errors(results)
         if as_json:
             rows = [report.upstream_json(result) for result in results]
@@ -65,7 +84,8 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool
         result = check_offline(workspace, names, allow_edits)
         code = 0 if result.ok else 1
         if as_json:
-            _report(workspace, result.ok, [report.check_json(state) for state in result.states], extra=result.extra)
+            modules = [report.check_json(state) for state in result.states]
+            _report(workspace, result.ok, modules, extra=result.extra, shadows=list(result.shadows))
         else:
             _say(report.check_text(result), nl=False)
     if code:
@@ -79,9 +99,14 @@ def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool
 @click.option(
     "--diff", "show_diff", is_flag=True, help="Print the diff of every file that would change; write nothing."
 )
-@click.option("--trust", is_flag=True, help="Take new upstream code of modules vendored as they are (hub:).")
+@click.option(
+    "--trust", is_flag=True, help=f"Take new upstream code of modules vendored as they are (hub:). {_TRUST_UNREVIEWED}"
+)
+@click.option("--pre", "prereleases", is_flag=True, help=_PRE)
 @click.option("--json", "as_json", is_flag=True, help="Print what changed (or would) as JSON.")
-def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool, trust: bool, as_json: bool) -> None:
+def update(
+    names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool, trust: bool, prereleases: bool, as_json: bool
+) -> None:
     """Re-inspect sources and regenerate vendored modules, keeping local edits.
 
     A file vendorgen wrote and nobody touched is replaced. An edited file is
@@ -106,7 +131,14 @@ def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool
         _json_mode("update")
     workspace = _workspace()
     entries = select(workspace.read_lock(), names)
-    plan = plan_update(workspace, entries, offline, trust, progress=lambda chosen: _progress(chosen, "reading"))
+    plan = plan_update(
+        workspace,
+        entries,
+        offline,
+        trust,
+        progress=lambda chosen: _progress(chosen, "reading"),
+        prereleases=prereleases,
+    )
     preview = dry_run or show_diff
     if not preview:
         apply_update(workspace, plan.steps, plan.runtime)
@@ -149,8 +181,9 @@ def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, sho
 @click.command()
 @click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=_complete_names)
 @click.option("--offline", is_flag=True, help="Show only local edits; do not contact the sources.")
+@click.option("--trust", is_flag=True, help=_TRUST_UNREVIEWED)
 @click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
-def diff(names: tuple[str, ...], offline: bool, as_json: bool) -> None:
+def diff(names: tuple[str, ...], offline: bool, trust: bool, as_json: bool) -> None:
     """Show each module's upstream changes and local edits, apart.
 
     Upstream: the locked snapshot against what the source answers now, as a
@@ -169,7 +202,7 @@ def diff(names: tuple[str, ...], offline: bool, as_json: bool) -> None:
     if as_json:
         _json_mode("diff")
     workspace = _workspace()
-    diffs = diff_modules(workspace, select(workspace.read_lock(), names), offline)
+    diffs = diff_modules(workspace, select(workspace.read_lock(), names), offline, trust)
     failed = [item for item in diffs if item.error is not None]
     if as_json:
         errors = [{"message": str(item.error), "source": item.local.entry.source,
@@ -205,10 +238,9 @@ def remove(names: tuple[str, ...], force: bool, as_json: bool) -> None:
     chosen = select(workspace.read_lock(), names)
     deleted = remove_modules(workspace, names, force)
     if as_json:
-        modules = [{"name": entry.name, "path": entry.path, "source": entry.source, "status": "removed",
-                    "deleted": [path for path in deleted if path in (entry.path, entry.schema)]}
-                   for entry in chosen]  # fmt: skip
-        _report(workspace, True, modules)
+        from vendorgen.cli import report
+
+        _report(workspace, True, [report.removed_json(entry, deleted) for entry in chosen])
         return
     for path in deleted:
         _say(f"deleted {_shown(workspace, path)}")

@@ -1,7 +1,7 @@
 """black, in-process: the generated file is formatted once, as a person's would be.
 
 In this process, whole: formatting a big module in forked pieces no longer paid
-(bench/bench_speedups.py, figures in bench/README.md) and a forked worker could
+(figures in bench/README.md, `add`'s speed-ups) and a forked worker could
 outlive a killed vendorgen.
 """
 

@@ -12,16 +12,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vendorgen import runtime_sync, sources
-from vendorgen.project.config import GENERATOR, Excluded
-from vendorgen.errors import UsageError, VendorgenError
+from vendorgen import sources
+from vendorgen.package import sync
+from vendorgen.project.config import GENERATOR
+from vendorgen.errors import Excluded, UsageError, VendorgenError
 from vendorgen.project.fingerprint import Fingerprint
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.model import ModuleSpec
 from vendorgen.generate.pysource import python_text
 from vendorgen.project.requirements import ranged
 from vendorgen.sources import Source
-from vendorgen.project.workspace import SCHEMAS_DIR, LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import SCHEMAS_DIR, Workspace
 
 
 @dataclass(frozen=True)
@@ -71,19 +73,10 @@ def inspect(uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
 
 
 def _inspect(source: Source, target: str, uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
-    with sources.meanwhile(_import_generator), sources.inspecting(uri):
+    with sources.shown_wait(uri):
         snapshots = source.inspect(target, options)
     # Through JSON and back, so what is generated now is exactly what the committed snapshot regenerates.
     return [json.loads(snapshot_text(snapshot)) for snapshot in snapshots]
-
-
-def _import_generator() -> None:
-    """Import what generating needs that takes a while (jinja2, black, libcst), ahead of `module_code`."""
-    import black  # noqa: F401 - the formatter imports it on first use
-
-    from vendorgen.generate import formatter  # noqa: F401
-    from vendorgen.generate import gate
-    from vendorgen.generate import render
 
 
 @dataclass(frozen=True)
@@ -146,7 +139,7 @@ def add(
             files[path] = item.code
             files[snapshot_path] = snapshot_text(item.snapshot)
             entries[item.module.name] = lock_entry(item, path, snapshot_path)
-        runtime = runtime_sync.plan(workspace, entries.values(), pending=files)
+        runtime = sync.plan(workspace, entries.values(), pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
     return Added(generated, failed)
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from vendorgen import __version__, naming, templates_version
-from vendorgen.errors import UsageError
+from vendorgen.errors import Excluded, UsageError
 from vendorgen.project.fingerprint import Fingerprint
 from vendorgen.generate.formatter import DEFAULT_LINE_LENGTH
 from vendorgen.model import InputSpec, ModuleSpec, ToolSpec
@@ -43,10 +43,6 @@ from vendorgen.model import InputSpec, ModuleSpec, ToolSpec
 GENERATOR = f"vendorgen {__version__}"
 DEFAULT_OUTPUT_DIR = "tools"
 _ROOT_KEY = "tool.vendorgen"
-
-
-class Excluded(UsageError):
-    """The config filters out every tool of a module."""
 
 
 @dataclass(frozen=True)

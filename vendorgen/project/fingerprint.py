@@ -32,8 +32,10 @@ class Drift:
     """One reason the lock no longer describes what this vendorgen writes for a module.
 
     `part`: generator, templates, custom_templates, settings (the fingerprint's fields and the
-    lock's generator), snapshot (it changed since the lock was written) or code (the snapshot
-    now generates other code with everything else equal: a bug, or a hand-edited lock).
+    lock's generator), snapshot (it changed since the lock was written), code (the snapshot
+    now generates other code with everything else equal: a bug, or a hand-edited lock) or binding
+    (a field deciding what runs disagrees with the snapshot: `locked` names it, `current` says how;
+    vendorgen.sync.binding).
     """
 
     part: str

@@ -4,8 +4,9 @@ Read from the module's locked snapshot, offline. A *fatal* problem means the
 pushed Space could never run the tool (an app on this machine's loopback
 address, an MCP server started from a script in this project); the others are
 things the Space must be given (secrets, packages, a server on a private
-network it may not reach).
-Other kinds' needs are checked by `push` itself (LangChain code of the project).
+network it may not reach). Each kind says what applies to it (`Source.push_problems`,
+built from the checks here); other kinds' needs are checked by `push` itself (LangChain code
+of the project).
 """
 
 from __future__ import annotations
@@ -27,18 +28,13 @@ class Problem:
 
 def hub_problems(snapshot: dict[str, Any], root: Path) -> list[Problem]:
     """Why the tool vendored from `snapshot` may not work from a Space; [] when nothing is known against it."""
-    kind = snapshot.get("kind")
-    if kind == "space":
-        return _url_problems(str(snapshot.get("src", "")), "its Gradio app")
-    if kind == "mcp":
-        server = snapshot.get("server") or {}
-        if server.get("transport") == "stdio":
-            return _stdio_problems(server, root)
-        return _url_problems(str(server.get("url", "")), "its MCP server")
-    return []  # hub: the Space's own code; langchain: `push` pins the package or refuses project code
+    from vendorgen import sources
+
+    return sources.load(snapshot["kind"]).push_problems(snapshot, root)
 
 
-def _url_problems(url: str, what: str) -> list[Problem]:
+def url_problems(url: str, what: str) -> list[Problem]:
+    """`what` answers at `url`: a loopback address is fatal, a private one likely unreachable."""
     host = urlsplit(url).hostname or ""
     try:
         address = ipaddress.ip_address(host)
@@ -52,7 +48,8 @@ def _url_problems(url: str, what: str) -> list[Problem]:
     return []
 
 
-def _stdio_problems(server: dict[str, Any], root: Path) -> list[Problem]:
+def stdio_problems(server: dict[str, Any], root: Path) -> list[Problem]:
+    """An MCP server started as `server` says: what of this machine it runs, what the Space must be given."""
     command, args = str(server.get("command", "")), [str(arg) for arg in server.get("args", [])]
     problems = []
     # The interpreter is the Space's own `python`; a script or program given by path is this machine's.

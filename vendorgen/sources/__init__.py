@@ -25,10 +25,8 @@ The built-in kinds are declared in `vendorgen.sources.builtin`; another package 
 with an entry point in the group `vendorgen.sources` naming its `Source` subclass
 (`echo = "my_package.echo:EchoSource"`), read the first time a kind is not a built-in one,
 or by calling `register` itself. Registering imports nothing heavy: a source imports its
-client library inside `inspect`. A source wraps its wait for a server's answer in
-`waiting()`, so that the pipeline's work queued with `meanwhile` (importing the code
-generator) runs then, and so that a wait of more than a second is shown on a terminal
-(`show_waits`).
+client library inside `inspect`. The pipeline shows an `inspect` that takes more than a
+second as a wait on a terminal (`shown_wait`); a source has nothing to do for it.
 """
 
 from __future__ import annotations
@@ -37,7 +35,7 @@ import difflib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,9 +43,11 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.project.paths import RUNTIME_FILE, RUNTIME_FILES
 
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec
+    from vendorgen.publish.portable import Problem
 
 ENTRY_POINT_GROUP = "vendorgen.sources"
 
@@ -81,9 +81,12 @@ class Source:
     # the directory holding it unless it is one of vendorgen's own.
     template: ClassVar[str] = ""
     template_dir: ClassVar[Path | None] = None
-    # What its generated code may import, as `module.name` (`._vendored_runtime.X` for the runtime's
-    # names); the gate allows these and no others.
+    # What its generated code may import, as `module.name` (`._vendored_gradio.X` for a name of a
+    # run-time file); the gate allows these and no others.
     allowed_imports: ClassVar[frozenset[str]] = frozenset()
+    # The run-time files (projectfiles.RUNTIME_FILES) its modules need beside them, the core
+    # `_vendored_runtime.py` included: written with the first such module, deleted with the last.
+    package_files: ClassVar[tuple[str, ...]] = ()
     # The annotations its templates give module constants and class attributes, by name, beside
     # `model.ANNOTATIONS`; the gate allows these and no others.
     annotations: ClassVar[Mapping[str, str]] = MappingProxyType({})
@@ -102,6 +105,13 @@ class Source:
         """The sources `<kind>:<target>` stands for; itself, unless the kind is a collection of others."""
         return [f"{self.kind}:{target}"]
 
+    def bound_fields(self, target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+        """What `<kind>:<target>` and the options `snapshot` records decide of what its generated code runs
+        (a command, a module, where a token goes), derived with no I/O: {dotted path in the snapshot:
+        value}. `check` reports a snapshot that disagrees; re-inspection refuses it
+        (vendorgen.sync.binding). Empty when nothing beside `source` decides it."""
+        return {}
+
     def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
         """What `vendorgen serve` pins of each upstream tool: (description, input schema) as the source
         lists them live, so a server can refuse a tool that changed since it was reviewed; keyed by the
@@ -112,6 +122,19 @@ class Source:
     def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:
         """What the gate lets `module` import: `allowed_imports`, plus what this module itself names."""
         return self.allowed_imports
+
+    def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
+        """Why the module vendored from `snapshot` may not work from a Hub Space (`vendorgen push`), offline."""
+        return []
+
+    def newer_pins(self, snapshot: dict[str, Any], prereleases: bool = False) -> tuple[str, ...]:
+        """`check --remote`'s lines about packages the snapshot pins that have a later version (none pinned: ());
+        a prerelease counts only with `prereleases` (`--pre`)."""
+        return ()
+
+    def moved_pins(self, uri: str, snapshot: dict[str, Any], prereleases: bool = False) -> str:
+        """`uri` as `update` re-inspects it: what the snapshot pins moved to its latest version (`--pre`: prereleases too)."""
+        return uri
 
 
 _registry: dict[str, Source] = {}
@@ -129,6 +152,7 @@ def _add(source: Source | type[Source]) -> Source:
         source = source()
     if not isinstance(source, Source):
         raise TypeError(f"{source!r} is not a vendorgen.sources.Source")
+    _check_package_files(source)
     known = _registry.get(source.kind)
     if known is not None and type(known) is not type(source):
         raise UsageError(
@@ -136,6 +160,21 @@ def _add(source: Source | type[Source]) -> Source:
         )
     _registry[source.kind] = source
     return source
+
+
+def _check_package_files(source: Source) -> None:
+    """A source names only run-time files vendorgen ships, and every one its allowed imports come from."""
+    from vendorgen.package import files
+
+    unknown = sorted(set(source.package_files) - set(RUNTIME_FILES))
+    imported = {name.rpartition(".")[0] for name in source.allowed_imports if files.is_runtime_import(name)}
+    missing = sorted(imported - {files.module_of(name) for name in source.package_files})
+    if unknown or missing or (source.package_files and RUNTIME_FILE not in source.package_files):
+        raise UsageError(
+            f"the source {source.kind!r} declares package_files {list(source.package_files)}: they must be among"
+            f" {', '.join(RUNTIME_FILES)}, hold {RUNTIME_FILE} with any other, and hold the files its allowed_imports"
+            f" come from ({', '.join(missing) or 'none missing'})"
+        )
 
 
 def load(kind: str) -> Source:
@@ -239,68 +278,6 @@ _FLAGS = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "trust":
           "tools": "--tool", "prefix": "--prefix", "class_name": "--class", "keep_going": "--keep-going",
           "name": "--name", "token": "--token"}  # fmt: skip
 OPTION_FIELDS = tuple(_FLAGS)  # every AddOptions field but none other
-
-
-# Per thread: work queued by `meanwhile` for the next source that waits on a server, and what
-# `inspecting` says the thread waits for (`check --remote` inspects several sources at once).
-_local = threading.local()
-
-
-def _queue() -> list[Callable[[], object]]:
-    if not hasattr(_local, "queued"):
-        _local.queued = []
-    queued: list[Callable[[], object]] = _local.queued
-    return queued
-
-
-@contextmanager
-def meanwhile(work: Callable[[], object]) -> Iterator[None]:
-    """Inside the block, `work` runs in a thread while a source waits on a server (if one does)."""
-    queued = _queue()
-    queued.append(work)
-    try:
-        yield
-    finally:
-        if work in queued:  # no source waited: nothing ran it
-            queued.remove(work)
-
-
-@contextmanager
-def inspecting(uri: str) -> Iterator[None]:
-    """Inside the block, a source's `waiting()` is shown as a wait for `uri`."""
-    outer = getattr(_local, "label", "")
-    _local.label = uri
-    try:
-        yield
-    finally:
-        _local.label = outer
-
-
-@contextmanager
-def waiting() -> Iterator[None]:
-    """Around a source's wait for a server: the queued work runs in threads alongside, joined at the end.
-
-    A server that starts or answers over the network holds no GIL while it does; the
-    pipeline imports the code generator meanwhile (black, libcst, jinja2: ~0.15 s).
-    """
-    queued = _queue()
-    threads = [threading.Thread(target=_quietly, args=(work,), daemon=True) for work in queued]
-    queued.clear()
-    for thread in threads:
-        thread.start()
-    try:
-        with shown_wait(getattr(_local, "label", "") or "the source"):
-            yield
-    finally:
-        for thread in threads:
-            thread.join()
-
-
-def _quietly(work: Callable[[], object]) -> None:
-    try:
-        work()
-    except Exception:  # noqa: BLE001 - done again where it is needed, and fails there with its own message
-        pass
 
 
 # -- showing waits ---------------------------------------------------------------------------------

@@ -8,13 +8,16 @@ Each class says what the rest of vendorgen needs to know (`vendorgen.sources.Sou
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
+from vendorgen.project.paths import GRADIO_FILE, LANGCHAIN_FILE, MCP_FILE, RUNTIME_FILE
 from vendorgen.sources import AddOptions, Source
 
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec
+    from vendorgen.publish.portable import Problem
 
 # What every generated module may import, whatever its source.
 _COMMON_IMPORTS = frozenset(
@@ -38,6 +41,10 @@ class _Shipped(Source):
     def members(self, target: str, options: AddOptions) -> list[str]:
         code = self._code()
         return code.members(target, options) if hasattr(code, "members") else super().members(target, options)
+
+    def bound_fields(self, target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+        code = self._code()
+        return code.bound_fields(target, snapshot) if hasattr(code, "bound_fields") else {}
 
 
 class SpaceSource(_Shipped):
@@ -65,14 +72,21 @@ class SpaceSource(_Shipped):
     allowed_imports = _COMMON_IMPORTS | {
         "smolagents.agent_types.AgentAudio",
         "smolagents.agent_types.AgentImage",
-        "._vendored_runtime.SpaceTool",
+        "._vendored_gradio.SpaceTool",
         "._vendored_runtime.NOT_GIVEN",
-        "._vendored_runtime.audio_result",
+        "._vendored_gradio.audio_result",
+        "._vendored_gradio.image_result",
     }
+    package_files = (RUNTIME_FILE, GRADIO_FILE)
     annotations = MappingProxyType(
         {"parameter_order": "list[str]", "file_paths": "dict[str, list[str]]", "parameter_defaults": "dict[str, Any]"}
     )
     requirements = ("smolagents", "gradio_client")
+
+    def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
+        from vendorgen.publish.portable import url_problems
+
+        return url_problems(str(snapshot.get("src", "")), "its Gradio app")
 
 
 class HubSource(_Shipped):
@@ -118,18 +132,37 @@ class MCPSource(_Shipped):
     template = "mcp.py.j2"
     allowed_imports = _COMMON_IMPORTS | {
         "smolagents.Tool",
-        "._vendored_runtime.MCPSession",
-        "._vendored_runtime.MCPTool",
-        "._vendored_runtime.MCPToolError",
+        "._vendored_mcp.MCPSession",
+        "._vendored_mcp.MCPTool",
+        "._vendored_mcp.MCPToolError",
         "._vendored_runtime.NOT_GIVEN",
-        "._vendored_runtime.ToolList",
+        "._vendored_mcp.ToolList",
     }
+    package_files = (RUNTIME_FILE, MCP_FILE)
     annotations = MappingProxyType({"SERVER": "dict[str, Any]"})
     requirements = ("smolagents", "mcp")
     served_name_attribute = "mcp_name"
 
     def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
         return {raw["name"]: (raw.get("description"), raw.get("inputSchema")) for raw in snapshot["tools"]}
+
+    def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
+        from vendorgen.publish.portable import stdio_problems, url_problems
+
+        server = snapshot.get("server") or {}
+        if server.get("transport") == "stdio":
+            return stdio_problems(server, root)
+        return url_problems(str(server.get("url", "")), "its MCP server")
+
+    def newer_pins(self, snapshot: dict[str, Any], prereleases: bool = False) -> tuple[str, ...]:
+        from vendorgen.sources import pins  # a registry look-up: only for `check --remote`
+
+        return pins.newer(snapshot, prereleases)
+
+    def moved_pins(self, uri: str, snapshot: dict[str, Any], prereleases: bool = False) -> str:
+        from vendorgen.sources import pins
+
+        return pins.moved(uri, snapshot, prereleases)
 
 
 class LangChainSource(_Shipped):
@@ -148,9 +181,10 @@ class LangChainSource(_Shipped):
     template = "langchain.py.j2"
     allowed_imports = _COMMON_IMPORTS | {
         "smolagents.Tool",
-        "._vendored_runtime.LangChainTool",
+        "._vendored_langchain.LangChainTool",
         "._vendored_runtime.NOT_GIVEN",
     }
+    package_files = (RUNTIME_FILE, LANGCHAIN_FILE)
     requirements = ("smolagents", "langchain-core")
 
     def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:

@@ -28,7 +28,7 @@ from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, fetch_file
 from vendorgen.generate.literals import escape_text, python_literal
 from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec, ToolSpec
 from vendorgen.sources.hub_review import refuse_disguised_names
-from vendorgen.sources import AddOptions, waiting
+from vendorgen.sources import AddOptions
 from vendorgen.sources.toolfile import REQUIRED, ToolFile
 
 TOOL_FILE = "tool.py"
@@ -49,7 +49,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     timeout = bound_hub_requests()
     api = HfApi(token=options.token or None)  # None: the token of `hf auth login`, if any
     space = f"Space {repo_id}" + (f" at revision {revision}" if revision else "")
-    with hub_errors(space), waiting():
+    with hub_errors(space):
         info = within_deadline(
             lambda: api.space_info(repo_id, revision=revision, timeout=timeout),
             f"the Hub at {api.endpoint} for {space}",
@@ -96,6 +96,11 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
         requirements=parse_requirements(snapshot["requirements_txt"]),
         carried_code=original,
     )
+
+
+def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+    """`update` fetches tool.py from the Space `hub:<target>` names: the one the snapshot was read from."""
+    return {"repo_id": parse_target(target)[0]}
 
 
 def parse_target(target: str) -> tuple[str, str | None]:

@@ -73,6 +73,12 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     return project_python.call(interpreter, "sources.langchain", "inspect_in_child", target, fields, cwd=os.getcwd())
 
 
+def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+    """The generated code imports the object `langchain:<target>` names, as re-inspection does."""
+    module, attr = parse_target(target)
+    return {"module": module, "attr": attr}
+
+
 def inspect_in_child(target: str, fields: dict[str, Any]) -> list[dict[str, Any]]:
     """`inspect_here` in the project's interpreter, from JSON arguments (see `inspect`)."""
     given: dict[str, Any] = {key: tuple(value) if isinstance(value, list) else value for key, value in fields.items()}

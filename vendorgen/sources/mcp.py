@@ -35,7 +35,7 @@ from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
 from vendorgen.generate.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
-from vendorgen.sources import AddOptions, replay_options, seconds_from_env, waiting
+from vendorgen.sources import AddOptions, replay_options, seconds_from_env
 from vendorgen.sources.builtin import MCPSource
 from vendorgen.project.workspace import find_root
 
@@ -104,6 +104,23 @@ def _stdio_target(command_line: str, options: AddOptions) -> dict[str, Any]:
     if package:
         server["package"] = package
     return server
+
+
+def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+    """The server the generated code starts or connects to (its `SERVER`) is the one `mcp:<target>` names,
+    and a stdio server gets the environment names it was added with. Read with no I/O: a command line
+    is split, never pinned (its package version is already written in it)."""
+    if not target.startswith("stdio:"):
+        transport, url = ("sse", target[len("sse:") :]) if target.startswith("sse:") else ("streamable-http", target)
+        return {"server.transport": transport, "server.url": url}
+    try:
+        argv = shlex.split(target[len("stdio:") :])
+    except ValueError as exc:
+        raise UsageError(f"cannot split the stdio command line: {exc}") from None
+    options = snapshot.get("options", {})  # absent: added before options were recorded, with no --env
+    env = options.get("env", []) if isinstance(options, dict) else None
+    return {"server.transport": "stdio", "server.command": argv[0] if argv else None, "server.args": argv[1:],
+            "server.env": env}  # fmt: skip
 
 
 def portable_argv(argv: list[str], root: Path) -> tuple[list[str], list[int]]:
@@ -300,7 +317,7 @@ def list_tools(
         received.stop = listing.cancel
         return await asyncio.wait_for(listing, timeout * 4 + 10)
 
-    with _client_log() as log, waiting():
+    with _client_log() as log:
         try:
             return asyncio.run(bounded())
         except (UsageError, SchemaError):

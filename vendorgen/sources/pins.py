@@ -3,7 +3,8 @@
 At `add`, the command line is rewritten to name the exact version that runs here, and the snapshot
 records it (`server.package`), so a vendored server cannot change under the user. `check --remote`
 asks the package's registry for its latest version (`npm view`; for PyPI, uvx itself with
-`PKG@latest`, so the project's own index options apply) and `update` moves the pin to it.
+`PKG@latest`, so the project's own index options apply) and `update` moves the pin to it: only to a
+strictly greater stable version, or a prerelease when the user asks for them (`--pre`).
 
 Finding the version runs no code of the package: npx's is read from the `package.json` it runs;
 uvx's from the environment uvx runs the package in, by running the environment's `python` with
@@ -12,6 +13,7 @@ uvx's from the environment uvx runs the package in, by running the environment's
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -20,9 +22,12 @@ import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vendorgen.errors import SourceUnreachable
+
+if TYPE_CHECKING:
+    from packaging.version import Version
 
 # How long asking uvx or npm for a version may take (uvx may download the package first).
 REGISTRY_TIMEOUT = 120.0
@@ -194,16 +199,23 @@ def _uvx_version(spec: Spec, requirement: str) -> str:
 
 
 def _run(argv: list[str], what: str) -> str:
-    """What `argv` prints (one version), run with the environment a stdio server gets."""
+    """What `argv` prints: one version."""
+    version = _output(argv, what).strip('"')
+    if not _VERSION.match(version):
+        raise SourceUnreachable(f"{what} printed no version: {version[:80]!r}")
+    return version
+
+
+def _output(argv: list[str], what: str) -> str:
+    """What `argv` prints, run with the environment a stdio server gets; refused unless it succeeds."""
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=REGISTRY_TIMEOUT, env=_environment(),
                               stdin=subprocess.DEVNULL, check=False)  # fmt: skip
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SourceUnreachable(f"cannot run {what}: {exc}") from None
-    version = done.stdout.strip().strip('"')
-    if done.returncode != 0 or not _VERSION.match(version):
+    if done.returncode != 0:
         raise SourceUnreachable(f"{what} failed: {_reason(done)}")
-    return version
+    return done.stdout.strip()
 
 
 def _reason(done: subprocess.CompletedProcess[str]) -> str:
@@ -230,9 +242,9 @@ def _environment() -> dict[str, str]:
 # -- the registry's latest version (check --remote, update) --------------------------------------
 
 
-def latest(server: Mapping[str, Any]) -> tuple[Spec, str] | None:
+def latest(server: Mapping[str, Any], prereleases: bool = False) -> tuple[Spec, str] | None:
     """For a pinned npx/uvx server: where its package is, and the registry's latest version when it is
-    later than the pinned one; else None."""
+    one to move to (`later`); else None. `prereleases`: a prerelease may be that version."""
     package = server.get("package")
     if not isinstance(package, Mapping):
         return None
@@ -243,38 +255,74 @@ def latest(server: Mapping[str, Any]) -> tuple[Spec, str] | None:
     spec = package_spec(argv)
     if spec is None or spec.name != package.get("name"):
         return None
+    pinned = str(package.get("version"))
+    found = [version for version in _registry_versions(argv, spec, prereleases) if later(version, pinned, prereleases)]
+    return (spec, max(found, key=_parsed)) if found else None
+
+
+def _registry_versions(argv: list[str], spec: Spec, prereleases: bool) -> list[str]:
+    """What the registry offers as the latest: uvx's resolution of `PKG@latest` (allowing prereleases
+    when asked); npm's `latest` tag, and with `prereleases` every other tag too (`next`, `beta`)."""
     if spec.launcher:
-        version = _uvx_version(spec, f"{spec.name}{spec.extras}@latest")
-    else:
-        version = _run(["npm", "view", *_npm_settings(argv, spec), "--json", spec.name, "version"],
-                       f"npm view {spec.name} version")  # fmt: skip
-    return (spec, version) if _later(version, str(package.get("version"))) else None
+        launcher = _allowing_prereleases(spec.launcher) if prereleases else spec.launcher
+        return [_uvx_version(dataclasses.replace(spec, launcher=launcher), f"{spec.name}{spec.extras}@latest")]
+    what = f"npm view {spec.name} dist-tags"
+    tags = _output(["npm", "view", *_npm_settings(argv, spec), "--json", spec.name, "dist-tags"], what)
+    try:
+        named = json.loads(tags)
+    except ValueError:
+        named = None
+    if not isinstance(named, dict) or not all(isinstance(version, str) for version in named.values()):
+        raise SourceUnreachable(f"{what} printed no tags: {tags[:80]!r}")
+    return list(named.values()) if prereleases else [named["latest"]] if "latest" in named else []
 
 
-def _later(version: str, than: str) -> bool:
-    from packaging.version import InvalidVersion, Version
+def _allowing_prereleases(launcher: tuple[str, ...]) -> tuple[str, ...]:
+    """uvx's command and options with `--prerelease allow` in place of any `--prerelease` (uv takes it once)."""
+    kept: list[str] = []
+    for word in launcher:
+        if kept and kept[-1] == "--prerelease":
+            kept.pop()  # and its value
+        elif not word.startswith("--prerelease="):
+            kept.append(word)
+    return (*kept, "--prerelease", "allow")
+
+
+def later(version: str, than: str, prereleases: bool = False) -> bool:
+    """`version` is one to move to from `than`: strictly greater, and not a prerelease unless
+    `prereleases`. A version PEP 440 cannot read (an npm prerelease such as `1.0.0-next.1`, a
+    registry's garbage) is never later: a pin moves only to a version known to be newer."""
+    from packaging.version import InvalidVersion
 
     try:
-        return Version(version) > Version(than)
-    except InvalidVersion:  # an npm version PEP 440 cannot read: any other one counts as later
-        return version != than
+        new, pinned = _parsed(version), _parsed(than)
+    except InvalidVersion:
+        return False
+    return new > pinned and (prereleases or not new.is_prerelease)
 
 
-def newer(snapshot: Mapping[str, Any]) -> tuple[str, ...]:
+def _parsed(version: str) -> Version:
+    from packaging.version import Version
+
+    return Version(version)
+
+
+def newer(snapshot: Mapping[str, Any], prereleases: bool = False) -> tuple[str, ...]:
     """`check --remote`'s line about a pinned package its registry has a later version of."""
     server = snapshot.get("server") or {}
-    found = latest(server)
+    found = latest(server, prereleases)
     if found is None:
         return ()
     spec, version = found
     pinned = server["package"]["version"]
-    return (f"- pinned {spec.name}@{pinned}, the registry has {version}; `vendorgen update` moves to it",)
+    update = "vendorgen update --pre" if _parsed(version).is_prerelease else "vendorgen update"
+    return (f"- pinned {spec.name}@{pinned}, the registry has {version}; `{update}` moves to it",)
 
 
-def moved(source: str, snapshot: Mapping[str, Any]) -> str:
+def moved(source: str, snapshot: Mapping[str, Any], prereleases: bool = False) -> str:
     """`source` (mcp:stdio:...) with its pinned package at the registry's later version (`update`)."""
     server = snapshot.get("server") or {}
-    found = latest(server)
+    found = latest(server, prereleases)
     if found is None:
         return source
     spec, version = found

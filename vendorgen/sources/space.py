@@ -19,7 +19,7 @@ from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.sources.hub_client import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, null_refused_constant, returns_note
-from vendorgen.sources import AddOptions, waiting
+from vendorgen.sources import AddOptions
 from vendorgen.sources.builtin import SpaceSource
 
 # Components whose value is a file: sent through handle_file, as smolagents type.
@@ -81,6 +81,11 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     return snapshots
 
 
+def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+    """The app the generated code calls (and sends a token to) is the one `space:<target>` names."""
+    return {"src": target}
+
+
 def _charge(endpoint: Any, listing: limits.NodeBudget) -> None:
     """Spend from `listing` what the endpoint's types cost once their `$ref`s are inlined (as `build`
     will). Anything else wrong with them is for `build` to say, endpoint by endpoint (`--keep-going`)."""
@@ -124,8 +129,7 @@ def _view_api(app_url: str, token: str | bool, target: str, explicit_token: str 
         return client.view_api(return_format="dict", print_info=False)
 
     try:
-        with waiting():
-            api = within_deadline(read, f"the Gradio app at {target}")
+        api = within_deadline(read, f"the Gradio app at {target}")
     except VendorgenError:  # the deadline, a bad VENDORGEN_HUB_TIMEOUT, the byte limit
         raise
     except Exception as exc:  # gradio_client raises anything from httpx errors to ValueError
@@ -315,9 +319,10 @@ def _output(value: Any, index: int, alone: bool, nodes: limits.NodeBudget) -> Ou
     type_schema = schema.resolve_refs(given, given, nodes)
     name = naming.module_name(label) if label else f"output_{index}"
     # The component (Textbox, Image...) says what the value is in the returns note of several outputs.
-    # A single image or audio output is wrapped for the agent; inside a tuple it stays a path.
+    # A single image or audio output is wrapped for the agent; inside a tuple it stays a path. What
+    # is not a file the runtime downloaded (a path the app names on this machine) stays text.
     if component == "Image" and alone:
-        return OutputSpec(name, "image", "AgentImage", component)
+        return OutputSpec(name, "image", "AgentImage | str", component)
     if component == "Audio" and alone:
         return OutputSpec(name, "audio", "AgentAudio | str", component)
     if component in ("Image", "Audio") or _is_file(type_schema):

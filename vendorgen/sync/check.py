@@ -10,7 +10,9 @@ from pathlib import Path
 
 from vendorgen.project.paths import VENDORED_HEADER
 from vendorgen.sync.local import LocalState, local_state, select
-from vendorgen.project.workspace import LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import Workspace
+from vendorgen.sync.shadowing import shadows
 
 
 @dataclass(frozen=True)
@@ -18,7 +20,8 @@ class CheckResult:
     states: list[LocalState]
     extra: list[str]  # files that say they are vendored but that the lock does not list
     allow_edits: bool = False
-    runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.runtime_sync, vendorgen.serve)
+    runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.package: sync, serve, catalog)
+    shadows: tuple[str, ...] = ()  # what Python would import in place of a lock-owned file (vendorgen.sync.shadowing)
 
     @property
     def failing(self) -> list[LocalState]:
@@ -26,17 +29,22 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
-        return not self.failing and not self.extra and not self.runtime
+        return not self.failing and not self.extra and not self.runtime and not self.shadows
 
 
 def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckResult:
     """The modules called `names` (default: all) compared with their files, and the extra files."""
     entries = workspace.read_lock()
-    from vendorgen import runtime_sync, serve
+    from vendorgen.package import catalog, serve, sync
 
     states = [local_state(workspace, entry) for entry in select(entries, names)]
-    runtime = tuple(runtime_sync.problems(workspace, entries, allow_edits)) + tuple(serve.problems(workspace, entries))
-    return CheckResult(states, extra_files(workspace, entries), allow_edits, runtime)
+    runtime = (
+        *sync.problems(workspace, entries, allow_edits),
+        *serve.problems(workspace, entries),
+        *catalog.problems(workspace, entries),
+    )
+    owned = [entry.path for entry in entries] + [package_file.path for package_file in workspace.read_runtimes()]
+    return CheckResult(states, extra_files(workspace, entries), allow_edits, runtime, tuple(shadows(workspace, owned)))
 
 
 def extra_files(workspace: Workspace, entries: Iterable[LockEntry]) -> list[str]:

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from vendorgen.errors import VendorgenError
 from vendorgen.sync.local import LocalState, local_state
 from vendorgen.sync.remote import Reinspector, Upstream
-from vendorgen.project.workspace import LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -21,9 +22,12 @@ class ModuleDiff:
         return self.upstream.error if self.upstream is not None else None
 
 
-def diff(workspace: Workspace, entries: Sequence[LockEntry], offline: bool = False) -> list[ModuleDiff]:
-    """For each module, upstream changes (locked snapshot -> live source) and local edits (generated -> disk)."""
-    reinspector = Reinspector(workspace)  # each source read once for all its modules
+def diff(
+    workspace: Workspace, entries: Sequence[LockEntry], offline: bool = False, trust: bool = False
+) -> list[ModuleDiff]:
+    """For each module, upstream changes (locked snapshot -> live source) and local edits (generated -> disk);
+    `trust` re-inspects a source that is not what its reviewed file was generated from (vendorgen.sync.binding)."""
+    reinspector = Reinspector(workspace, trust=trust)  # each source read once for all its modules
     return [
         ModuleDiff(
             local_state(workspace, entry, regenerate_anyway=True), None if offline else reinspector.compare(entry)

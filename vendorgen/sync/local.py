@@ -9,8 +9,6 @@ black, libcst) unimported when nothing changed.
 
 from __future__ import annotations
 
-import itertools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -20,7 +18,9 @@ from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.project.fingerprint import Drift, fingerprint_drift
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.sync.merge import has_conflict_markers, unified_diff
-from vendorgen.project.workspace import LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import Workspace
+from vendorgen.sync.binding import names_hash, unbound
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated
@@ -107,7 +107,7 @@ def local_state(workspace: Workspace, entry: LockEntry, regenerate_anyway: bool 
         and not edited
         and not drift
         and not regenerate_anyway
-        and _names_hash(on_disk, entry.schema_sha256)  # without drift, the snapshot's own hash
+        and names_hash(on_disk, entry.schema_sha256)  # without drift, the snapshot's own hash
     ):
         return LocalState(entry, on_disk)
     try:
@@ -119,15 +119,6 @@ def local_state(workspace: Workspace, entry: LockEntry, regenerate_anyway: bool 
     return LocalState(entry, on_disk, base, edited, tuple(drift))
 
 
-_SNAPSHOT_HASH = re.compile(r"schema sha256 ([0-9a-f]{64})\b")
-
-
-def _names_hash(code: str, schema_sha256: str) -> bool:
-    """Whether the header of `code` names the whole snapshot hash `schema_sha256` (a prefix could be forged)."""
-    header = itertools.takewhile(lambda line: line.startswith("#"), code.splitlines())
-    return schema_sha256 in {match.group(1) for line in header for match in _SNAPSHOT_HASH.finditer(line)}
-
-
 def lock_drift(workspace: Workspace, entry: LockEntry, snapshot: dict[str, Any]) -> list[Drift]:
     """Why the lock may no longer describe what this vendorgen generates, part by part: [] when it does."""
     reasons = []
@@ -136,4 +127,4 @@ def lock_drift(workspace: Workspace, entry: LockEntry, snapshot: dict[str, Any])
     reasons += fingerprint_drift(entry.templates, workspace.config.fingerprint(entry.kind, entry.source, entry.tools))
     if (schema_sha256 := snapshot_sha256(snapshot)) != entry.schema_sha256:
         reasons.append(Drift("snapshot", entry.schema_sha256, schema_sha256))
-    return reasons
+    return reasons + unbound(entry, snapshot)

@@ -12,16 +12,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from vendorgen.sources import pins
-from vendorgen.errors import NotOffered, SourceUnreachable, VendorgenError
+from vendorgen.errors import Gone, NotOffered, SourceUnreachable, VendorgenError
 from vendorgen.project.hashing import canonical_json
 from vendorgen.sync.merge import unified_diff
+from vendorgen.sync.binding import refuse_unreviewed
 from vendorgen.sync.local import regenerate
-from vendorgen.project.workspace import LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import Workspace
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated
-    from vendorgen.sources import AddOptions
+    from vendorgen.sources import AddOptions, Source
 
 
 @dataclass(frozen=True)
@@ -44,26 +45,28 @@ class Upstream:
         return "error" if self.error is not None else "changed" if self.changes else "unchanged"
 
 
-class Gone(VendorgenError):
-    """The source answers but no longer offers a vendored module."""
-
-
 class Reinspector:
     """Re-inspects sources, once per source and option set (modules often share both).
 
     A source found unreachable is not contacted again for its other modules: they get the same error.
     """
 
-    def __init__(self, workspace: Workspace, move_pins: bool = False) -> None:
+    def __init__(
+        self, workspace: Workspace, move_pins: bool = False, trust: bool = False, prereleases: bool = False
+    ) -> None:
         self.workspace = workspace
         self.move_pins = move_pins  # update: a pinned npx/uvx package moves to its registry's latest version
+        self.prereleases = prereleases  # --pre: that version may be a prerelease
+        self.trust = trust  # --trust: run a source that is not what the reviewed file was generated from
         self.answers: dict[str, list[dict[str, Any]] | VendorgenError] = {}
         self.unreachable: dict[str, SourceUnreachable] = {}
 
     def snapshot(self, entry: LockEntry, locked: dict[str, Any]) -> dict[str, Any]:
         """The live snapshot of `entry`'s module, inspected with the options it was added with."""
+        if not self.trust:
+            refuse_unreviewed(self.workspace, entry, locked)
         options = snapshot_options(locked)
-        source = pins.moved(entry.source, locked) if self.move_pins else entry.source
+        source = _kind(locked).moved_pins(entry.source, locked, self.prereleases) if self.move_pins else entry.source
         key = source + "\0" + canonical_json(dataclasses.asdict(options))
         if key not in self.answers:
             self.answers[key] = self.unreachable.get(source) or self._inspect(source, options)
@@ -99,7 +102,9 @@ class Reinspector:
         try:
             locked = self.workspace.read_snapshot(entry)
             live = self.snapshot(entry, locked)
-            newer = pins.newer(locked)  # a pinned package's newer version is reported, not run
+            newer = _kind(locked).newer_pins(
+                locked, self.prereleases
+            )  # a pinned package's newer version is reported, not run
             if canonical_json(live) == canonical_json(locked):
                 return Upstream(entry, changes=newer)
             base = regenerate(locked, self.workspace)
@@ -109,6 +114,12 @@ class Reinspector:
         except VendorgenError as exc:
             return Upstream(entry, error=exc)
         return Upstream(entry, base, new, upstream_changes(base, new) + newer)
+
+
+def _kind(snapshot: dict[str, Any]) -> Source:
+    from vendorgen import sources
+
+    return sources.load(snapshot["kind"])
 
 
 def snapshot_options(snapshot: dict[str, Any]) -> AddOptions:
@@ -138,13 +149,17 @@ REMOTE_CONCURRENCY = 4
 
 
 def check_remote(
-    workspace: Workspace, entries: Sequence[LockEntry], progress: Callable[[int], object] = lambda done: None
+    workspace: Workspace,
+    entries: Sequence[LockEntry],
+    progress: Callable[[int], object] = lambda done: None,
+    trust: bool = False,
+    prereleases: bool = False,
 ) -> list[Upstream]:
     """Each module compared with its source: the modules of one source in turn, up to REMOTE_CONCURRENCY
     sources at once. `progress(n)` is called (in this thread) as each source's n modules are done."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
-    reinspector = Reinspector(workspace)
+    reinspector = Reinspector(workspace, trust=trust, prereleases=prereleases)
     by_source: dict[str, list[LockEntry]] = {}
     for entry in entries:
         by_source.setdefault(entry.source, []).append(entry)

@@ -48,7 +48,7 @@ def _tool_changes(old: ToolSpec, new: ToolSpec) -> list[str]:
     lines += _changed_mapping("constant", dict(old.constants), dict(new.constants))
     old_inputs = {spec.wire_name: spec for spec in old.inputs}
     new_inputs = {spec.wire_name: spec for spec in new.inputs}
-    for wire, spec in old_inputs.items():
+    for wire in old_inputs:
         if wire not in new_inputs:
             lines.append(f"- parameter {_show(wire)}")
     for wire, spec in new_inputs.items():

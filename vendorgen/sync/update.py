@@ -12,11 +12,12 @@ from vendorgen.sync.merge import merge3, unified_diff
 from vendorgen.sync.history import written_text
 from vendorgen.sync.local import regenerate
 from vendorgen.sync.remote import Reinspector, upstream_changes
-from vendorgen.project.workspace import LockEntry, Workspace
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.workspace import Workspace
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated
-    from vendorgen.runtime_sync import RuntimeChanges
+    from vendorgen.package.sync import RuntimeChanges
 
 
 @dataclass(frozen=True)
@@ -81,15 +82,17 @@ def plan_update(
     offline: bool = False,
     trust: bool = False,
     progress: Callable[[Sequence[LockEntry]], Iterable[LockEntry]] = iter,
+    prereleases: bool = False,
 ) -> UpdatePlan:
     """Regenerate each module from its live source (or its snapshot when `offline`); write nothing.
 
-    New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`.
-    `progress` wraps the entries for display.
+    New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`; so is a
+    source that is not what its reviewed file was generated from (vendorgen.sync.binding).
+    `progress` wraps the entries for display; `prereleases` lets a pinned package move to a prerelease.
     """
-    from vendorgen import runtime_sync
+    from vendorgen.package import sync
 
-    reinspector = Reinspector(workspace, move_pins=True)
+    reinspector = Reinspector(workspace, move_pins=True, trust=trust, prereleases=prereleases)
     steps, failures = [], []
     for entry in progress(entries):
         try:
@@ -104,7 +107,7 @@ def plan_update(
         after[step.entry.name] = step.new_entry
         pending.update({step.entry.path: step.text} if step.text is not None else {})
         pending.update({step.entry.schema: step.snapshot_text} if step.snapshot_text is not None else {})
-    return UpdatePlan(steps, failures, runtime_sync.plan(workspace, after.values(), merge=True, pending=pending))
+    return UpdatePlan(steps, failures, sync.plan(workspace, after.values(), merge=True, pending=pending))
 
 
 def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool) -> Step:
@@ -204,7 +207,7 @@ def apply_update(workspace: Workspace, steps: Sequence[Step], runtime: RuntimeCh
             workspace.commit(files, list(entries.values()))
             return
         # Planned again under the lock: another vendorgen may have added a module since `plan_update`.
-        from vendorgen import runtime_sync
+        from vendorgen.package import sync
 
-        runtime = runtime_sync.plan(workspace, entries.values(), merge=True, pending=files)
+        runtime = sync.plan(workspace, entries.values(), merge=True, pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)

@@ -1,13 +1,10 @@
 """The vendored tools of this package as one MCP server: `python -m <package>._vendored_server`.
 
-It serves what was reviewed: each tool under its vendored name, description and schemas,
-called through its vendored class. Before the first call into an upstream MCP server on a
-connection, the server's listing is compared with the definitions pinned below (sha256 of
-each tool's description and input schema as vendored); a tool whose definition changed
-is refused, naming the change, unless the server runs with --allow-drift.
-
-Needs the mcp SDK (1.10+; uvicorn and starlette, installed with it, for streamable-http)
-and what the served tools need; not vendorgen.
+It serves what was reviewed: each tool under its vendored name, description and schemas, called through
+its vendored class. Before the first call into an upstream MCP server on a connection, the server's listing
+is compared with the definitions pinned below (sha256 of each tool's description and input schema as
+vendored); a tool whose definition changed is refused, naming the change, unless run with --allow-drift.
+Needs the mcp SDK 1.10+ (with uvicorn and starlette for streamable-http) and what the tools need.
 """
 
 from __future__ import annotations
@@ -24,10 +21,10 @@ import os
 import sys
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 # smolagents input types that JSON Schema has no name for: what a client sends instead.
-_MEDIA_INPUT = "a file path, an http(s) URL or a data: URI"
+_MEDIA_INPUT = "a data: URI, an http(s) URL, or the path of a file in a directory the server was given with --files"
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
@@ -36,6 +33,15 @@ def _runtime() -> Any:
     from . import _vendored_runtime
 
     return _vendored_runtime
+
+
+def _mcp_runtime() -> Any:
+    """The MCP part of the runtime beside this file, once a served module imported it (None: no MCP tool here)."""
+    return sys.modules.get(f"{__package__}._vendored_mcp")
+
+
+def _is_mcp_tool(tool: Any) -> bool:
+    return isinstance(tool, getattr(_mcp_runtime(), "MCPTool", ()))
 
 
 def definition_hashes(description: Any, input_schema: Any) -> dict[str, str]:
@@ -82,7 +88,7 @@ class Pins:
         """Why `tool` must not be called now, or None: its upstream definition changed since it was vendored."""
         import asyncio
 
-        if self.allow_drift or not isinstance(tool, _runtime().MCPTool):
+        if self.allow_drift or not _is_mcp_tool(tool):
             return None
         pinned = self.pinned.get(tool.name)
         if pinned is None:
@@ -122,7 +128,7 @@ async def _listing(client: Any) -> dict[str, dict[str, str]]:
         for tool in result.tools:
             raw = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
             listing[raw["name"]] = definition_hashes(raw.get("description"), raw.get("inputSchema"))
-        cursor = _runtime()._field(result, "nextCursor")
+        cursor = _mcp_runtime()._field(result, "nextCursor")
         if not cursor:
             return listing
 
@@ -135,7 +141,7 @@ class Toolset:
     one holds up no other call.
     """
 
-    def __init__(self, tools: Sequence[Any], pins: Pins) -> None:
+    def __init__(self, tools: Sequence[Any], pins: Pins, files: Sequence[str] = ()) -> None:
         import jsonschema  # installed with mcp
 
         self.tools = {tool.name: tool for tool in tools}
@@ -145,6 +151,11 @@ class Toolset:
             name: jsonschema.validators.validator_for(schema)(schema) for name, schema in self.schemas.items()
         }
         self.pins = pins
+        # A client is another trust domain: local files only inside --files; others come as data: URIs.
+        self.file_roots = [os.path.realpath(path) for path in files]
+        for tool in tools:
+            if hasattr(tool, "file_roots"):  # Gradio tools: every file argument, however nested
+                tool.file_roots = self.file_roots
         self.setup_lock = threading.Lock()
         # MCP tool classes whose forward() does more than return its call's value (edited after vendoring):
         # those run in a worker thread, like any other tool.
@@ -196,23 +207,32 @@ class Toolset:
             where = ".".join(str(part) for part in error.absolute_path) or "arguments"
             raise ToolRefused(f"{tool.name}: bad argument {where}: {error.message}")
         for key, spec in tool.inputs.items():
-            if spec["type"] == "image" and isinstance(arguments.get(key), str) and arguments[key].startswith("data:"):
-                arguments[key] = _data_uri_image(arguments[key])
+            if spec["type"] not in ("image", "audio") or not isinstance(value := arguments.get(key), str):
+                continue
+            if value.startswith("data:") and spec["type"] == "image":
+                arguments[key] = _data_uri_image(value)
+            elif not value.startswith(("data:", "http://", "https://")):
+                try:  # for every tool, the rule the Gradio tools hold any file argument to
+                    _runtime()._confined(value, self.file_roots)
+                except PermissionError as exc:
+                    raise ToolRefused(f"{tool.name}: {exc}") from None
         return tool, arguments
 
     async def _value(self, tool: Any, arguments: dict[str, Any]) -> Any:
         """What calling the vendored tool returns."""
         import anyio
 
-        runtime = _runtime()
-        if isinstance(tool, runtime.MCPTool) and type(tool) not in self.uses_its_value:
-            with runtime.handing_back():  # forward() runs here and hands back its request, unsent
-                try:
-                    request = tool(**arguments)
-                except Exception:  # an edited forward() that used the value: it runs for real below
-                    request = None
-            if isinstance(request, runtime.MCPRequest):
-                return await request.send()
+        if _is_mcp_tool(tool) and type(tool) not in self.uses_its_value:
+            hand_back = _mcp_runtime()._hand_back
+            handing_back = hand_back.set(MCPRequest)  # forward() runs here and hands back its request, unsent
+            try:
+                request = tool(**arguments)
+            except Exception:  # an edited forward() that used the value: it runs for real below
+                request = None
+            finally:
+                hand_back.reset(handing_back)
+            if isinstance(request, MCPRequest):
+                return tool._value(await tool.session.call_here(tool.mcp_name, request.arguments, tool.timeout))
             self.uses_its_value.add(type(tool))
         return await anyio.to_thread.run_sync(self._run, tool, arguments)
 
@@ -223,8 +243,15 @@ class Toolset:
         return tool(**arguments)
 
 
+class MCPRequest(NamedTuple):
+    """An MCP tool's call that its forward() handed back unsent, to make on the server's event loop."""
+
+    tool: Any
+    arguments: dict[str, Any]
+
+
 def _data_uri_image(uri: str) -> Any:
-    with _runtime()._needs("PIL"):
+    with _runtime()._needs("pillow"):
         from PIL import Image
     header, _, data = uri.partition(",")
     raw = base64.b64decode(data) if header.endswith(";base64") else data.encode()
@@ -251,8 +278,8 @@ def _content(value: Any, output_type: str) -> list[dict[str, Any]]:
         buffer = io.BytesIO()
         value.save(buffer, format="PNG")
         return [_media(buffer.getvalue(), "image/png", "image")]
-    if isinstance(value, str):
-        if output_type in ("image", "audio") and os.path.isfile(value):
+    if isinstance(value, str):  # read only a file the runtime wrote for the call; any other path is text
+        if output_type in ("image", "audio") and isinstance(value, _runtime().ResultFile):
             mime = mimetypes.guess_type(value)[0] or f"{output_type}/octet-stream"
             return [_media(_read(value), mime, output_type)]
         return [_text(value)]
@@ -280,7 +307,7 @@ def build_server(toolset: Toolset) -> Any:
     """The mcp SDK's low-level server over `toolset`: a failure is an isError result, never a crash."""
     from pydantic import TypeAdapter
 
-    with _runtime()._needs("mcp"):
+    with _runtime()._needs("mcp>=1.10"):
         from mcp import types
         from mcp.server.lowlevel import Server
 
@@ -490,6 +517,7 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
     parser.add_argument("--allow-remote", action="store_true", help="bind an address other than loopback")
     parser.add_argument("--token-env", metavar="NAME", help="require `Authorization: Bearer $NAME`")
     parser.add_argument("--allow-drift", action="store_true", help="serve MCP tools whose upstream changed")
+    parser.add_argument("--files", action="append", default=[], metavar="DIR", help="let clients name files in DIR")
     args = parser.parse_args(argv)
 
     def fail(message: str) -> None:
@@ -524,7 +552,9 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
         instances = [cls() for cls in chosen]
     except Exception as exc:
         fail(f"cannot create the tools: {_runtime()._reason(exc)}")
-    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift)))
+    if missing := [path for path in args.files if not os.path.isdir(path)]:
+        fail(f"--files {missing[0]}: not a directory")
+    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift), args.files))
     if args.transport == "stdio":
         run_stdio(server)
         return

@@ -71,9 +71,8 @@ class _NotGiven:
 
 
 # The default of an optional argument whose default the source applies itself: an argument left
-# at NOT_GIVEN is not sent; one given as None is sent as null only where the source accepts null
-# (see `null_refused`). (smolagents calls forward with only the arguments the model gave.) Typed
-# Any so that it fits any annotation.
+# at NOT_GIVEN is not sent, while one given as None is sent as null. (smolagents calls forward with
+# only the arguments the model gave.) Typed Any so that it fits any annotation.
 NOT_GIVEN: Any = _NotGiven()
 
 
@@ -99,25 +98,12 @@ class _VendoredTool:
     is_initialized: bool
     forward: Callable[..., Any]
     __call__: Callable[..., Any]
-    # A generated class with arguments the source refuses null for sets `null_refused`:
-    # {wire name: its signature default, or None where that is NOT_GIVEN}; see `_refused_nulls_replaced`.
-    null_refused: dict[str, Any] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if cls.forward is Tool.forward:  # a shared base: skip Tool's wrapping
             super(Tool, cls).__init_subclass__(**kwargs)
         else:
             super().__init_subclass__(**kwargs)
-
-    def _refused_nulls_replaced(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """`arguments` (by wire name) where one the source refuses null for, given None, is as if not
-        given: its signature default, or NOT_GIVEN. smolagents lets the model pass None for any
-        argument with a default; a call never carries a null the source did not declare."""
-        replaced = dict(arguments)
-        for key, default in self.null_refused.items():
-            if key in replaced and replaced[key] is None:
-                replaced[key] = NOT_GIVEN if default is None else default
-        return replaced
 
     def to_langchain(self) -> Any:
         """This tool as a LangChain StructuredTool with the same argument schema."""
@@ -214,7 +200,6 @@ class SpaceTool(_VendoredTool, Tool):
         """
         if self.client is None:
             self.setup()
-        arguments = self._refused_nulls_replaced(arguments)
         values = [arguments[name] for name in self.parameter_order]
         file_paths: dict[str, list[str]] = getattr(self, "file_paths", {})
         temporary: list[str] = []
@@ -682,10 +667,9 @@ class MCPTool(_ClosesSession, _VendoredTool, Tool):
 
         Inside `handing_back()` the call is not made: it comes back as an MCPRequest to await.
         """
-        sent = _given(self._refused_nulls_replaced(arguments))
         if _handing_back.get():
-            return MCPRequest(self, sent)
-        return self._value(self.session.call(self.mcp_name, sent, self.timeout))
+            return MCPRequest(self, _given(arguments))
+        return self._value(self.session.call(self.mcp_name, _given(arguments), self.timeout))
 
     def _value(self, result: Any) -> Any:
         """The tool's value from the server's CallToolResult; an isError result raises MCPToolError."""
@@ -839,10 +823,9 @@ class LangChainTool(_VendoredTool, Tool):
             if not found:
                 raise LookupError(f"{self.name}: its LangChain source no longer gives a tool named {self.lc_name}")
             self._lc_tool = found[0]
-        sent = _given(self._refused_nulls_replaced(arguments))
         if getattr(self, "is_async", False):
-            return _run_coroutine(self._lc_tool.ainvoke(sent))
-        return self._lc_tool.invoke(sent)
+            return _run_coroutine(self._lc_tool.ainvoke(_given(arguments)))
+        return self._lc_tool.invoke(_given(arguments))
 
 
 def _run_coroutine(coroutine: Any) -> Any:

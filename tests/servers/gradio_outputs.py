@@ -1,0 +1,86 @@
+"""A Gradio app whose answers point the client at files it should not read or fetch.
+
+    python tests/servers/gradio_outputs.py --port N --secret PATH --foreign URL
+
+Its Image and Audio outputs are real components whose `postprocess` passes a path or a dict
+through, so the app answers what an app under someone else's control could:
+
+- ``/local_image``, ``/local_audio``: the plain local path `--secret`, where a file belongs;
+- ``/foreign``: FileData with `is_stream` and the third-party `url` `--foreign`, which
+  gradio_client downloads with its headers (the Hub token included) by itself;
+- ``/redirected``: FileData whose `url` is on this app, which answers it with a redirect to `--foreign`;
+- ``/picture``: a real image, as a well-behaved app sends it;
+- ``/size``: the size of an uploaded file (what a file argument sends upstream).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+import gradio as gr  # noqa: E402
+import uvicorn  # noqa: E402
+from fastapi import FastAPI  # noqa: E402
+from fastapi.responses import RedirectResponse  # noqa: E402
+from PIL import Image as PILImage  # noqa: E402
+
+REDIRECT_PATH = "/redirect-out"
+
+
+def passing_through(component: Any) -> Any:
+    """`component` answering the function's value as it is: what an app under anyone's control
+    can send. (An instance attribute: a subclass would make gradio write a .pyi beside this file.)"""
+    original = component.postprocess
+    component.postprocess = lambda value: value if isinstance(value, (str, dict)) else original(value)
+    return component
+
+
+def stream(url: str) -> dict[str, Any]:
+    return {"path": "out.png", "url": url, "is_stream": True, "meta": {"_type": "gradio.FileData"}}
+
+
+def build(secret: str, foreign: str, redirect: str) -> gr.Blocks:
+    def local(text: str) -> str:
+        return secret
+
+    def at_foreign(text: str) -> dict[str, Any]:
+        return stream(foreign)
+
+    def redirected(text: str) -> dict[str, Any]:
+        return stream(redirect)
+
+    def picture(text: str) -> PILImage.Image:
+        return PILImage.new("RGB", (3, 2), text or "red")
+
+    def size(path: str) -> str:
+        return str(os.path.getsize(path))
+
+    with gr.Blocks(analytics_enabled=False) as demo:
+        text = gr.Textbox(label="Text")
+        gr.Button().click(local, text, passing_through(gr.Image(label="Leaked")), api_name="local_image")
+        gr.Button().click(local, text, passing_through(gr.Audio(label="Leaked")), api_name="local_audio")
+        gr.Button().click(at_foreign, text, passing_through(gr.Image(label="Foreign")), api_name="foreign")
+        gr.Button().click(redirected, text, passing_through(gr.Image(label="Redirected")), api_name="redirected")
+        gr.Button().click(picture, text, gr.Image(label="Picture", type="pil"), api_name="picture")
+        gr.Button().click(size, gr.File(type="filepath", label="Upload"), gr.Textbox(label="Size"), api_name="size")
+    return demo
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--secret", required=True)
+    parser.add_argument("--foreign", required=True)
+    args = parser.parse_args()
+    app = FastAPI()
+    app.get(REDIRECT_PATH)(lambda: RedirectResponse(args.foreign, status_code=302))
+    redirect = f"http://127.0.0.1:{args.port}{REDIRECT_PATH}"  # absolute: gradio rewrites a relative stream url
+    app = gr.mount_gradio_app(app, build(args.secret, args.foreign, redirect), path="")
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

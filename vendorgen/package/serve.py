@@ -1,0 +1,134 @@
+"""`vendorgen serve`: the server module of the output package, and the interpreter that runs it.
+
+The server module (`_vendored_server.py`, beside the runtime) is the same bytes in every
+project for a vendorgen version (the logic, copied verbatim from the file that ships in
+vendorgen) followed by what this project serves: an import of each locked module, its tool
+classes (read from the files the lock checks) and, for MCP tools, the pinned hashes of the
+upstream definitions in the committed snapshots. Only identifiers and hex digests are
+written there, never remote text. It is rewritten whenever the lock says otherwise, and the
+lock owns it like the run-time files beside it: a `[[runtime]]` entry (vendorgen.package.sync).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from vendorgen import sources
+from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.generate.literals import escape_text
+from vendorgen.package import derived, files
+from vendorgen.package.files import RuntimeEntry
+from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE
+from vendorgen.project.workspace import Workspace
+
+FILE_NAME = SERVER_FILE
+MODULE = FILE_NAME.removesuffix(".py")
+_SHIPPED = files.SHIPPED / FILE_NAME
+_HEADER = """\
+# The MCP server of the tools vendorgen vendored into this directory: python -m {package}.{module}
+# Written by vendorgen {version}; `vendorgen serve` rewrites it from vendorgen.lock, `vendorgen check` compares.
+# Up to the line "# -- What this project serves", the same bytes in every project vendored with that version.
+"""
+_TAIL_MARK = "# -- What this project serves"
+_HEADER_START = _HEADER.split(":", 1)[0]  # how a server module vendorgen wrote begins
+
+
+@dataclass(frozen=True)
+class ServerModule:
+    path: str  # relative to the root
+    package: str  # dotted, for `python -m`
+    text: str
+
+    @property
+    def dotted(self) -> str:
+        return f"{self.package}.{MODULE}"
+
+
+def server_module(
+    workspace: Workspace, entries: list[LockEntry], pending: Mapping[str, str] | None = None
+) -> ServerModule:
+    """The server module the locked modules call for (all in one output directory).
+
+    `pending`: files about to be written (root-relative path -> text), read instead of the disk's.
+    """
+    from vendorgen import __version__
+    from vendorgen.package.shipped._vendored_server import definition_hashes
+
+    directory = derived.one_directory(entries, "vendorgen serve")
+    parts = PurePosixPath(directory).parts
+    if not parts or not all(part.isidentifier() for part in parts):
+        raise UsageError(f"{directory} is not an importable package path, so it cannot be served with python -m")
+    package = ".".join(parts)
+    imports, classes, pins = [], [], {}
+    for entry in sorted(entries, key=lambda entry: entry.name):
+        module = PurePosixPath(entry.path).stem
+        imports.append(f"from . import {module}")
+        source = sources.load(entry.kind)
+        found = [
+            (class_name, attributes["name"], str(attributes.get(source.served_name_attribute, "")))
+            for class_name, attributes in derived.tool_classes(workspace, entry, pending or {})
+        ]
+        classes += [f"{module}.{class_name}" for class_name, _, _ in found]
+        if source.served_name_attribute:  # its upstream can change under a running server: pinned
+            snapshot = json.loads(pending[entry.schema]) if pending and entry.schema in pending else None
+            definitions = source.served_definitions(snapshot or workspace.read_snapshot(entry))
+            for _, name, remote_name in found:
+                pins[name] = definition_hashes(*definitions[remote_name])
+    tail = [_TAIL_MARK, *imports, "", "TOOLS = ["]
+    tail += [f"    {name}," for name in classes] + [
+        "]",
+        "# sha256 of each upstream MCP tool's definition as vendored.",
+        "PINNED = {",
+    ]
+    for name, hashes in sorted(pins.items()):
+        tail += [
+            f"    {json.dumps(name)}: {{",
+            *(f'        "{key}": "{value}",' for key, value in hashes.items()),
+            "    },",
+        ]
+    tail += ["}", "", 'if __name__ == "__main__":', "    main(TOOLS, PINNED)", ""]
+    header = _HEADER.format(package=package, module=MODULE, version=__version__)
+    text = header + _SHIPPED.read_text(encoding="utf-8") + "\n\n" + "\n".join(tail)
+    return ServerModule(f"{directory}/{FILE_NAME}", package, text)
+
+
+def write(workspace: Workspace, module: ServerModule) -> bool:
+    """Write the server module if it or its lock entry differs (vendorgen.package.derived); True when it changed."""
+    core = files.path_beside(module.path, RUNTIME_FILE)
+    if not workspace.project.exists(core):
+        raise UsageError(f"{module.path} needs {core}: `vendorgen update` writes it")
+    return derived.write(workspace, module.path, module.text, _HEADER_START)
+
+
+def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
+    """What `check` says about the server modules, each output directory's: missing, out of step with the
+    lock, not its hash, or one that cannot be verified (never a pass). One the lock owns with no module
+    beside it any more, or one left where nothing is vendored, is reported too."""
+    locked = {entry.path: entry for entry in workspace.read_runtimes() if files.is_server(entry.path)}
+    beside: dict[str, list[LockEntry]] = {}
+    for entry in entries:
+        beside.setdefault(files.path_beside(entry.path, FILE_NAME), []).append(entry)
+    found = []
+    left = workspace.relative(workspace.root / workspace.config.output_dir / FILE_NAME)
+    for path in sorted((set(locked) | {left}) - set(beside)):
+        if workspace.project.exists(path):
+            found.append(f"{path}: nothing vendored is left to serve beside it; delete it")
+    for path, modules in sorted(beside.items()):
+        if path in locked or workspace.project.exists(path):
+            found += _server_problems(workspace, path, modules, locked.get(path))
+    return found
+
+
+def _server_problems(
+    workspace: Workspace, path: str, modules: list[LockEntry], entry: RuntimeEntry | None
+) -> list[str]:
+    try:
+        module = server_module(workspace, modules)
+    except (VendorgenError, KeyError, TypeError) as exc:  # a module, snapshot or lock it cannot read
+        return [f"{path} cannot be verified ({escape_text(str(exc))}): `vendorgen serve` says what is wrong"]
+    return derived.problems(workspace, module.path, module.text, "vendorgen serve", "does not serve what the lock holds")
+

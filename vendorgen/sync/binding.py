@@ -1,0 +1,93 @@
+"""What decides what runs, bound together: each lock entry to its snapshot, each snapshot to its own source.
+
+Re-inspection (`check --remote`, `update`, `diff`) starts the command, imports the module or sends
+the token that a module's `source` names, with the trust its snapshot recorded at `add`. A pull
+request can change one line of the lock, or a snapshot, unread. So the lock's fields that decide
+what runs must be the snapshot's, the snapshot's `source` must say what the snapshot's own fields
+run (a stdio command line and its environment names, a LangChain module, an app's URL), and the
+reviewed file must name the snapshot's hash. `check` reports any mismatch as drift; re-inspection
+refuses it unless the user passes --trust on that run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+from vendorgen import sources
+from vendorgen.sources.credentials import redacted
+from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.project.fingerprint import Drift
+from vendorgen.project.hashing import snapshot_sha256
+from vendorgen.generate.literals import escape_text
+from vendorgen.project.workspace import LockEntry, Workspace
+
+# The lock's fields that must be the snapshot's (`name` finds the module, `path`/`schema` are the files).
+LOCK_FIELDS = ("kind", "source", "revision")
+_SNAPSHOT_HASH = re.compile(r"schema sha256 ([0-9a-f]{64})\b")
+
+
+class Unbound(UsageError):
+    """Re-inspection would run something other than what was reviewed."""
+
+
+def unbound(entry: LockEntry, snapshot: dict[str, Any]) -> list[Drift]:
+    """Each field that decides what runs and disagrees: lock against snapshot, snapshot against its source."""
+    found = [
+        Drift("binding", f"the lock's {field}", _mismatch(getattr(entry, field), snapshot.get(field, "")))
+        for field in LOCK_FIELDS
+        if getattr(entry, field) != snapshot.get(field, "")
+    ]
+    source = snapshot.get("source")
+    kind, _, target = source.partition(":") if isinstance(source, str) else ("", "", "")
+    if kind != snapshot.get("kind"):
+        return [*found, Drift("binding", "the snapshot's kind", _mismatch(snapshot.get("kind"), kind))]
+    try:
+        implied = sources.load(kind).bound_fields(target, snapshot)
+    except VendorgenError as exc:
+        return [*found, Drift("binding", "the snapshot's source", escape_text(redacted(str(exc))))]
+    for path, value in implied.items():
+        recorded = _field(snapshot, path)
+        if recorded != value:
+            found.append(Drift("binding", f"the snapshot's {path}", _mismatch(recorded, value)))
+    return found
+
+
+def refuse_unreviewed(workspace: Workspace, entry: LockEntry, snapshot: dict[str, Any]) -> None:
+    """Raise Unbound unless what `entry`'s source runs is what its reviewed file was generated from."""
+    reasons = [f"{drift.locked} {drift.current}" for drift in unbound(entry, snapshot)]
+    if snapshot_sha256(snapshot) != entry.schema_sha256:
+        reasons.append(f"{entry.schema} is not the snapshot the lock names")
+    on_disk = workspace.read_file(entry.path)
+    if on_disk is None:
+        reasons.append(f"{entry.path} is missing, so nothing reviewed names the snapshot")
+    elif not names_hash(on_disk, entry.schema_sha256):
+        reasons.append(f"{entry.path} does not name the snapshot the lock names")
+    if reasons:
+        raise Unbound(
+            f"not re-inspected: {'; '.join(reasons)}; `vendorgen check` shows it, "
+            f"pass --trust to run {_shown(entry.source)} anyway"
+        )
+
+
+def names_hash(code: str, schema_sha256: str) -> bool:
+    """Whether the header of `code` names the whole snapshot hash `schema_sha256` (a prefix could be forged)."""
+    header = itertools.takewhile(lambda line: line.startswith("#"), code.splitlines())
+    return schema_sha256 in {match.group(1) for line in header for match in _SNAPSHOT_HASH.finditer(line)}
+
+
+def _field(snapshot: dict[str, Any], path: str) -> Any:
+    value: Any = snapshot
+    for key in path.split("."):
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def _mismatch(recorded: Any, expected: Any) -> str:
+    return f"is {_shown(recorded)}, not {_shown(expected)}"
+
+
+def _shown(value: Any) -> str:
+    """A value as a printable line, a URL's user:password@ hidden (a hostile snapshot may carry one)."""
+    return escape_text(redacted(repr(value)))
