@@ -30,8 +30,11 @@ $(EVERYTHING):
 		npm install --silent --prefix .cache/npm --no-audit --no-fund @modelcontextprotocol/server-everything@2026.8.31; \
 	else echo "npm not found: the server-everything MCP tests will be skipped"; fi
 
+# Two workers (pytest-xdist), a test file to each at a time: module fixtures (servers, vendored
+# projects) are made once per file; session ones once per worker, on ports the OS gives; the matrix
+# venvs and the mypy cache are built under file locks.
 test: $(STAMP) $(EVERYTHING)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 demo: $(STAMP)
 	$(BIN)/python scripts/demo.py

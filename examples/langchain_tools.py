@@ -5,6 +5,8 @@ Their vendored form is committed in generated_example/tools/langchain_tools.py.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from langchain_core.tools import BaseTool, StructuredTool, tool
 from pydantic import BaseModel, Field
 
@@ -22,19 +24,27 @@ def count_words(text: str, unique: bool = False) -> int:
 
 
 class Box(BaseModel):
+    shape: Literal["rectangle"] = "rectangle"
     width: float = Field(description="Width in metres")
     height: float = Field(description="Height in metres")
 
 
+class Gable(BaseModel):
+    shape: Literal["triangle"]
+    base: float = Field(description="Base in metres")
+    height: float = Field(description="Height in metres")
+
+
 class PaintArgs(BaseModel):
-    wall: Box = Field(description="The wall to paint")
+    # A union of objects told apart by `shape` (its `const`): vendored as a union of TypedDicts.
+    wall: Box | Gable = Field(description="The wall to paint: a rectangle, or the triangle of a gable")
     coats: int = Field(2, description="Number of coats", ge=1)
     litres_per_m2: float | None = Field(None, description="Coverage; 0.1 l/m² when not given")
 
 
-def _paint_needed(wall: dict | Box, coats: int = 2, litres_per_m2: float | None = None) -> float:
-    box = wall if isinstance(wall, Box) else Box(**wall)
-    return round(box.width * box.height * coats * (litres_per_m2 or 0.1), 3)
+def _paint_needed(wall: Box | Gable, coats: int = 2, litres_per_m2: float | None = None) -> float:
+    area = wall.width * wall.height if isinstance(wall, Box) else wall.base * wall.height / 2
+    return round(area * coats * (litres_per_m2 or 0.1), 3)
 
 
 paint_needed = StructuredTool.from_function(

@@ -108,6 +108,7 @@ def test_nested_files_and_keyword_names_can_be_called(
     assert tools["chat"](message={"text": "hi", "files": [str(first), str(second)]}) == "hi + 2 file(s)"
     assert tools["headers"](headers="h", param_1="y") == ("h|y", 1)
     assert tools["headers"](headers="hh") == ("hh|x", 2)  # param_1 not given: the app's default
+    assert tools["headers"](headers="hn", param_1=None) == ("hn|x", 2)  # a string, null refused: the default
     assert tools["files"](uploads_=[str(first), str(second)]) == "a.txt:3, b.txt:5"
     assert tools["files"](uploads_=None) == ""  # null, sent as null
     # A file nested anywhere in an argument is held to the same rule as a top-level one.
@@ -147,4 +148,5 @@ def test_an_argument_not_given_gets_the_default_pinned_when_vendored(vendored: t
     assert tags() == "a,c"
     tags.parameter_defaults = {"chosen": ["b"]}  # what the generated code says, not what the app says now
     assert tags() == "b"
-    assert tags(chosen=["c"]) == "c"  # (an explicit None is sent as null: see files(uploads_=None) above)
+    assert tags(chosen=["c"]) == "c"
+    assert tags(chosen=None) == "b"  # the app's schema refuses null: None is as if not given

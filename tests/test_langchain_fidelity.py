@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import typing
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,9 @@ def test_aliased_fields_are_sent_by_alias(project: Project) -> None:
     assert tool.inputs["query"] == {"type": "string", "description": "What to look for"}
     assert tool(query="cats", page_size=3) == "cats:3"
     assert tool(query="dogs") == "dogs:10"
-    assert lt.CALLS == [("aliased", {"query": "cats", "page_size": 3}), ("aliased", {"query": "dogs", "page_size": 10})]
+    assert tool(query="eels", page_size=None) == "eels:10"  # null refused: the default, found by its alias
+    assert lt.CALLS == [("aliased", {"query": "cats", "page_size": 3}), ("aliased", {"query": "dogs", "page_size": 10}),
+                        ("aliased", {"query": "eels", "page_size": 10})]  # fmt: skip
     assert "query is sent as q" in type(tool).__doc__
 
 
@@ -84,13 +87,16 @@ def test_a_union_keeps_its_branches(project: Project) -> None:
     tool = vendored(project, f"{MODULE}:measure").tools()[0]
     target = tool.inputs["target"]
     assert target["type"] == ["integer", "array", "object"]
-    assert target["description"] == "An id, several ids, or a shape"
+    assert target["description"] == (
+        'An id, several ids, or a shape. An object is one of: {"width": number, "height": number}.'
+    )
     # Distinct JSON types: kept as oneOf, which smolagents' get_tool_json_schema leaves alone.
     branches = target["oneOf"]
     assert branches[0] == {"type": "integer"} and branches[1] == {"items": {"type": "integer"}, "type": "array"}
     assert branches[2]["properties"]["width"] == {"description": "Width in cm", "title": "Width", "type": "number"}
     hint = typing.get_type_hints(type(tool).forward)["target"]
-    assert set(typing.get_args(hint)) == {int, list[int], dict[str, Any]}
+    module = sys.modules[type(tool).__module__]
+    assert set(typing.get_args(hint)) == {int, list[int], module._Measure_Target_Shape}  # its `title`
     from smolagents.models import get_tool_json_schema
 
     assert get_tool_json_schema(tool)["function"]["parameters"]["properties"]["target"]["oneOf"] == branches

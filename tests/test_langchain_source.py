@@ -74,6 +74,9 @@ def test_parse_docstring_tool(project: Project) -> None:
     assert tool(query="q") == "fast: q#0, q#1, q#2"
     assert lt.CALLS[-1] == ("search_docs", {"query": "q", "limit": 3, "tags": None, "mode": "fast"})
     assert tool(query="x", limit=1, tags=["a", "b"], mode="exact") == "exact: x#0 [a,b]"
+    # None where the schema refuses null means the default; where it allows null, None is sent.
+    assert tool(query="n", limit=None, tags=None, mode=None) == "fast: n#0, n#1, n#2"
+    assert lt.CALLS[-1] == ("search_docs", {"query": "n", "limit": 3, "tags": None, "mode": "fast"})
 
 
 def test_structured_tool_with_nested_model_and_optionals(project: Project) -> None:

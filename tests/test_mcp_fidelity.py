@@ -64,10 +64,12 @@ def test_a_union_keeps_its_branches_their_descriptions_and_a_precise_annotation(
     tool = by_name(module)["find_user"]
     who = tool.inputs["who"]
     assert who["type"] == ["string", "object"]
-    assert who["description"] == "A user name; or A user by id"
+    # The branches' own descriptions, then the object's shape: a CodeAgent's prompt shows no schema.
+    assert who["description"] == 'A user name; or A user by id. An object is one of: {"id": integer}.'
     assert [branch["description"] for branch in who["oneOf"]] == ["A user name", "A user by id"]
     assert who["oneOf"][1]["properties"]["id"]["description"] == "The numeric id"
-    assert typing.get_type_hints(type(tool).forward)["who"] == str | dict[str, Any]
+    assert typing.get_type_hints(type(tool).forward)["who"] == str | module._FindUser_Who_Option1
+    assert typing.get_type_hints(module._FindUser_Who_Option1) == {"id": int}
     # The model sees the branches (smolagents leaves a oneOf alone), and so does LangChain.
     assert get_tool_json_schema(tool)["function"]["parameters"]["properties"]["who"]["oneOf"] == who["oneOf"]
     assert tool.to_langchain().args_schema["properties"]["who"]["oneOf"] == who["oneOf"]

@@ -184,6 +184,13 @@ def expected_from_mcpadapt(theirs: Any, raw: dict[str, Any], required: bool) -> 
             assert len(set(expected["type"])) == len(concrete), "overlapping branches: not modelled here"
             expected["oneOf"] = branches
             kept = {*kept, "oneOf"}
+            # 4c. objects with properties among them: the description ends with their shapes (a
+            #     CodeAgent's prompt shows an input's description, not its schema).
+            if shapes := [branch for branch in concrete if branch.get("type") == "object" and branch.get("properties")]:
+                said = expected["description"].rstrip()
+                said += "" if not said or said.endswith(".") else "."
+                summary = " or ".join(map(mcp_source.schema._shape_summary, shapes))
+                expected["description"] = f"{said} An object is one of: {summary}.".lstrip()
     # 5. no type at all: mcpadapt says "string"; vendorgen says "any".
     elif "type" not in raw and "$ref" not in raw and "enum" not in resolved:
         expected["type"] = "any"
@@ -358,7 +365,9 @@ def test_names_that_are_keywords_or_not_identifiers_are_sanitized_with_wire_name
     assert (tool.name, tool.class_name, tool.endpoint) == ("get_data", "GetDataTool", "get-data")
     assert dict((item.name, item.wire_name) for item in tool.inputs) == {
         "from_": "from", "max_results": "max-results", "self_": "self", "_1st": "1st"}  # fmt: skip
-    assert dict(tool.constants) == {"mcp_name": "get-data"}
+    # Optional, and null refused: None is as if not given (by wire name, as the runtime sends them).
+    refused = {"from": None, "max-results": None, "self": None, "1st": None}
+    assert dict(tool.constants) == {"mcp_name": "get-data", "null_refused": refused}
     assert build_one({}, name="class").name == "class_"
 
 
@@ -659,7 +668,8 @@ def test_per_call_timeout(stdio_module: ModuleType) -> None:
     sleep = stdio_module.SleepTool(timeout=0.5)
     with pytest.raises(TimeoutError, match="did not answer within 0.5 s"):
         sleep(seconds=30)
-    assert sleep(seconds=0.1) == "slept 0.1"  # the session survives a timed-out call
+    # The session survives a timed-out call (a tool of the same session, with a time-out no load reaches).
+    assert stdio_module.SleepTool()(seconds=0.1) == "slept 0.1"
     assert stdio_module.SleepTool().timeout == stdio_module.TIMEOUT == 60.0
     assert all(tool.timeout == 2.5 for tool in stdio_module.tools(timeout=2.5))
 
@@ -1025,13 +1035,15 @@ def test_odd_types_are_sent_as_given(lowlevel: ModuleType) -> None:
     assert json.loads(sent) == {"tool": "odd_types", "args": arguments}
 
 
-def test_an_explicit_null_is_sent_and_an_argument_not_given_is_not(lowlevel: ModuleType) -> None:
+def test_a_null_is_sent_only_where_the_schema_allows_it(lowlevel: ModuleType) -> None:
     tool = by_name(lowlevel)["odd_types"]
     assert type(tool).forward.__defaults__[0] is lowlevel.NOT_GIVEN  # untyped: optional, no default
     assert json.loads(tool(nullable_str=None))["args"] == {"nullable_str": None, "int_enum": 2}
+    assert json.loads(tool(untyped=None))["args"] == {"untyped": None, "int_enum": 2}  # any JSON value
     assert json.loads(tool(multi=1))["args"] == {"multi": 1, "int_enum": 2}
-    with pytest.raises(lowlevel.MCPToolError, match="None is not of type 'integer', 'string'"):
-        tool(multi=None)  # sent as null, which this schema refuses: never silently dropped
+    # The server refuses null for these: None means "as if not given" (left out; the default sent).
+    assert json.loads(tool(multi=None))["args"] == {"int_enum": 2}
+    assert json.loads(tool(multi=1, int_enum=None))["args"] == {"multi": 1, "int_enum": 2}
 
 
 def test_many_tools_over_pages(tmp_path_factory: pytest.TempPathFactory) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,19 +16,9 @@ import pytest
 from tests.conftest import REPO, Project
 from tests.servers import free_port, server_process
 from tests.servers.gradio_hostile import CODING_API_NAME, payload
+from tests.servers.mcp_raw import serving as mcp_server
 
 CODING = "1.0 -*- coding: unicode_escape -*-"
-
-
-@contextmanager
-def mcp_server(tmp_path: Path, tools: list, version: str = "1") -> Iterator[str]:
-    """tests/servers/mcp_raw.py serving `tools`; yields its URL."""
-    spec = tmp_path / "spec.json"
-    spec.write_text(json.dumps({"serverInfo": {"name": "hostile", "version": version}, "tools": tools}))
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/mcp"
-    with server_process([str(REPO / "tests" / "servers" / "mcp_raw.py"), str(spec), "--port", str(port)], url):
-        yield url
 
 
 @pytest.fixture(scope="module")

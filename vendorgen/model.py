@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from vendorgen.generate.literals import python_literal
+
 # smolagents' AUTHORIZED_TYPES.
 SMOLAGENTS_TYPES = ("string", "boolean", "integer", "number", "image", "audio", "array", "object", "any", "null")
 
@@ -25,9 +27,24 @@ NO_DEFAULT: Any = _NoDefault()
 # for type checkers: smolagents ships no type information, and a literal mixing strings and lists
 # would be inferred too narrowly. Templates write them; the gate allows these and no others. An
 # annotated class attribute is also what smolagents' `validate_tool_attributes` accepts holding a
-# list (it calls a plain `x = [...]` "complex", smolagents PR #2527). Every module has `inputs`;
+# list (it calls a plain `x = [...]` "complex", smolagents PR #2527). Every module has `inputs`,
+# a tool with an argument the source refuses null for `null_refused` (`null_refused_constant`);
 # a source adds the names of its own (`Source.annotations`).
-ANNOTATIONS = {"inputs": "dict[str, dict[str, Any]]"}
+ANNOTATIONS = {"inputs": "dict[str, dict[str, Any]]", "null_refused": "dict[str, Any]"}
+
+
+@dataclass(frozen=True)
+class TypedDictSpec:
+    """A TypedDict the generated module defines: one object branch of a union an argument takes."""
+
+    name: str  # private (a leading underscore): no parameter or tool class takes it
+    fields: tuple[tuple[str, str], ...]  # (key, annotation; `NotRequired[...]` for a key it may leave out)
+
+    @property
+    def expression(self) -> str:
+        """The definition's right-hand side, in the functional form, which takes any key."""
+        items = ", ".join(f"{python_literal(key)}: {annotation}" for key, annotation in self.fields)
+        return f"TypedDict({python_literal(self.name)}, {{{items}}})"
 
 
 @dataclass(frozen=True)
@@ -44,6 +61,7 @@ class InputSpec:
     accepts_null: bool = False  # the schema allows an explicit null
     enum: tuple[Any, ...] | None = None
     schema: dict[str, Any] = field(default_factory=dict)  # extra JSON Schema kept for the LLM (items, properties…)
+    typed_dicts: tuple[TypedDictSpec, ...] = ()  # the shapes a union of objects takes, named in `annotation`
 
     @property
     def nullable(self) -> bool:
@@ -52,6 +70,12 @@ class InputSpec:
         A required input whose only type is null has the hint `None`, which is not Optional.
         """
         return not self.required or (self.accepts_null and self.annotation != "None")
+
+    @property
+    def refuses_null(self) -> bool:
+        """smolagents lets the model pass None (the input is `nullable`), but the source's schema refuses
+        null (an untyped schema, `any`, takes any JSON value)."""
+        return not self.required and not self.accepts_null and self.type != "any"
 
     @property
     def python_default(self) -> Any:
@@ -151,11 +175,24 @@ class ToolSpec:
                 + ", ".join(f"{spec.name} is sent as {spec.wire_name}" for spec in self.renamed_inputs)
                 + "."
             )
+        for spec in self.inputs:
+            if spec.typed_dicts:
+                names = " or ".join(shape.name for shape in spec.typed_dicts)
+                lines.append(f"{spec.name} takes one of the shapes defined above: {names}.")
         if len(self.outputs) > 1 and returns_note(self.outputs) not in self.description:
             lines += ["", returns_note(self.outputs)]
         elif not self.outputs:
             lines += ["", "Returns nothing."]
         return "\n".join(lines)
+
+
+def null_refused_constant(inputs: tuple[InputSpec, ...]) -> tuple[tuple[str, Any], ...]:
+    """The tool constant `null_refused`, where an input refuses null: {wire name: its signature
+    default, or None where that is NOT_GIVEN}. Given None, such an argument is sent as if not given
+    (its default, or left out where the source applies its own): a call never carries a null the
+    source did not declare. By wire name, as every tool constant (`Config.apply` renames Python names)."""
+    refused = {spec.wire_name: spec.python_default for spec in inputs if spec.refuses_null}
+    return (("null_refused", refused),) if refused else ()
 
 
 def returns_note(outputs: tuple[OutputSpec, ...]) -> str:
@@ -186,10 +223,17 @@ class ModuleSpec:
         return tuple(tool.endpoint for tool in self.tools)
 
     @property
-    def uses_literal(self) -> bool:
+    def typed_dicts(self) -> tuple[TypedDictSpec, ...]:
+        return tuple(shape for tool in self.tools for spec in tool.inputs for shape in spec.typed_dicts)
+
+    @property
+    def typing_imports(self) -> str:
+        """What the module imports from `typing`: `Any`, and what its annotations use."""
         annotations = [spec.annotation for tool in self.tools for spec in tool.inputs]
         annotations += [tool.return_annotation for tool in self.tools]
-        return any("Literal[" in annotation for annotation in annotations)
+        annotations += [shape.expression for shape in self.typed_dicts]
+        used = [name for name in ("Literal", "NotRequired") if any(f"{name}[" in text for text in annotations)]
+        return ", ".join(["Any", *used, *(["TypedDict"] if self.typed_dicts else [])])
 
     def constants_dict(self) -> dict[str, Any]:
         return dict(self.constants)

@@ -25,9 +25,11 @@ _TEMPLATES_OWN = frozenset(
         # and the builtins it reads
         "self", "arguments", "uploads", "result", "_source",
         "tuple", "list", "dict", "str", "ModuleNotFoundError",
+        # builtins the TypedDicts of unions of objects read at module level
+        "int", "float", "bool",
         # module-level names the templates write: imports, constants, public helpers (private ones
         # start with "_", which no parameter or tool class name does)
-        "Tool", "Any", "Literal", "AgentImage", "AgentAudio", "tools",
+        "Tool", "Any", "Literal", "NotRequired", "TypedDict", "AgentImage", "AgentAudio", "tools",
         "SERVER", "TIMEOUT", "CONNECT_TIMEOUT", "SOURCE_MODULE", "SOURCE_ATTR",
     }
 )  # fmt: skip

@@ -71,6 +71,7 @@ class SpaceTool(_VendoredTool, Tool):
         an http(s) URL or a PIL image (saved to a temporary file, deleted after the call)."""
         if self.client is None:
             self.setup()
+        arguments = self._refused_nulls_replaced(arguments)
         values = [arguments[name] for name in self.parameter_order]
         file_paths: dict[str, list[str]] = getattr(self, "file_paths", {})
         temporary: list[str] = []

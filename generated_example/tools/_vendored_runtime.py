@@ -42,8 +42,8 @@ class _NotGiven:
         return "NOT_GIVEN"
 
 
-# The default of an optional argument whose default the source applies itself: one left at NOT_GIVEN is not
-# sent, one given as None is sent as null (smolagents calls forward with only the arguments the model gave).
+# The default of an optional argument whose default the source applies itself: one left at NOT_GIVEN is not sent,
+# None is sent as null only where the source takes null (`null_refused`; smolagents passes only what the model gave).
 NOT_GIVEN: Any = _NotGiven()
 
 
@@ -66,12 +66,19 @@ class _VendoredTool:
     inputs: dict[str, dict[str, Any]]
     forward: Callable[..., Any]
     __call__: Callable[..., Any]
+    # Where the source refuses null for arguments: {wire name: its signature default, None for NOT_GIVEN}.
+    null_refused: dict[str, Any] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if cls.forward is Tool.forward:  # a shared base: skip Tool's wrapping
             super(Tool, cls).__init_subclass__(**kwargs)
         else:
             super().__init_subclass__(**kwargs)
+
+    def _refused_nulls_replaced(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """`arguments` (by wire name) where None for one in `null_refused` (a null the source refuses) is not given."""
+        nulls = {key: NOT_GIVEN if default is None else default for key, default in self.null_refused.items()}
+        return {key: nulls[key] if value is None and key in nulls else value for key, value in arguments.items()}
 
     def to_langchain(self) -> Any:
         """This tool as a LangChain StructuredTool with its JSON schema, which `get_input_schema()` gives as a

@@ -37,6 +37,7 @@ class ConvertTool(SpaceTool):
     src = "http://127.0.0.1:7860/"
     api_name = "/convert"
     parameter_order: list[str] = ["value", "from_unit", "to_unit"]
+    null_refused: dict[str, Any] = {"value": 1, "from_unit": "m", "to_unit": "ft"}
 
     def forward(
         self,

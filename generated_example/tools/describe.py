@@ -38,6 +38,7 @@ class DescribeTool(SpaceTool):
     src = "http://127.0.0.1:7860/"
     api_name = "/describe"
     parameter_order: list[str] = ["name", "age", "height", "member", "color"]
+    null_refused: dict[str, Any] = {"age": 30, "height": 1.7, "member": False, "color": "blue"}
 
     def forward(
         self,

@@ -31,6 +31,7 @@ class KeywordTool(SpaceTool):
     src = "http://127.0.0.1:7860/"
     api_name = "/keyword"
     parameter_order: list[str] = ["from", "to", "max-stops"]
+    null_refused: dict[str, Any] = {"max-stops": 1}
 
     def forward(self, from_: str, to: str, max_stops: int = 1) -> str:
         return self._predict({"from": from_, "to": to, "max-stops": max_stops})

@@ -62,6 +62,7 @@ class ConvertTemperatureTool(_ServerTool):
     }
     output_type = "number"
     mcp_name = "convert_temperature"
+    null_refused: dict[str, Any] = {"unit": "C", "to": "F"}
     result_key = "result"
 
     def forward(
@@ -135,6 +136,7 @@ class SlugifyTitleTool(_ServerTool):
     }
     output_type = "string"
     mcp_name = "slugify-title"
+    null_refused: dict[str, Any] = {"separator": "-"}
     result_key = "result"
 
     def forward(self, title: str, separator: Literal["-", "_"] = "-") -> str:

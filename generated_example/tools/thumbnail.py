@@ -35,6 +35,7 @@ class ThumbnailTool(SpaceTool):
     api_name = "/thumbnail"
     parameter_order: list[str] = ["image", "size"]
     file_paths: dict[str, list[str]] = {"image": [""]}
+    null_refused: dict[str, Any] = {"size": 64}
 
     def forward(self, image: Any, size: float = 64) -> AgentImage | str:
         return image_result(self._predict({"image": image, "size": size}))

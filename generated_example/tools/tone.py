@@ -31,6 +31,7 @@ class ToneTool(SpaceTool):
     src = "http://127.0.0.1:7860/"
     api_name = "/tone"
     parameter_order: list[str] = ["frequency", "seconds"]
+    null_refused: dict[str, Any] = {"frequency": 440, "seconds": 0.5}
 
     def forward(self, frequency: float = 440, seconds: float = 0.5) -> AgentAudio | str:
         return audio_result(self._predict({"frequency": frequency, "seconds": seconds}))

@@ -96,6 +96,8 @@ def call(case: str, config: dict[str, Any]) -> Any:
         return catalog_run(config)
     if case == "langchain":
         return load("langchain_tools").CountWordsTool()(text="a b a", unique=True)
+    if case == "langchain.union":  # an argument typed as a union of TypedDicts
+        return load("langchain_tools").PaintNeededTool()(wall={"shape": "triangle", "base": 2, "height": 3})
     if case == "langchain.to_langchain":
         return load("langchain_tools").PaintNeededTool().to_langchain().invoke({"wall": {"width": 2, "height": 3}})
     raise SystemExit(f"unknown case {case}")

@@ -42,6 +42,7 @@ EXPECTED = {
         212.0,
     ],
     "langchain": 2,
+    "langchain.union": 0.6,
     "langchain.to_langchain": 1.2,
 }
 

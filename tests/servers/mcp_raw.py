@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 PROTOCOL_VERSION = "2025-06-18"
@@ -62,6 +65,19 @@ def make_handler(spec: dict[str, Any]) -> type[BaseHTTPRequestHandler]:
         return {}
 
     return Handler
+
+
+@contextmanager
+def serving(directory: Path, tools: list[Any], version: str = "1", name: str = "hostile") -> Iterator[str]:
+    """This server, in a process of its own, listing `tools`; yields its URL."""
+    from tests.servers import free_port, server_process
+
+    spec = directory / "spec.json"
+    spec.write_text(json.dumps({"serverInfo": {"name": name, "version": version}, "tools": tools}))
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    with server_process([__file__, str(spec), "--port", str(port)], url):
+        yield url
 
 
 def main() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -178,3 +179,43 @@ def test_a_parameter_shadowing_a_module_name_is_refused() -> None:
     code = format_source(render_module(shadowing, "0" * 64, SPACE))
     with pytest.raises(GateError, match="parameter SpaceTool of DescribeTool.forward shadows the module.s SpaceTool"):
         check_module(code, shadowing, SPACE)
+
+
+def union_module() -> tuple[Any, str]:
+    """An MCP module whose one argument is a union of two objects told apart by a `const`."""
+    from vendorgen.sources import mcp
+
+    branch = {"type": "object", "required": ["id"],
+              "properties": {"kind": {"const": "page"}, "id": {"type": "string"}}}  # fmt: skip
+    other = {**branch, "properties": {"kind": {"const": "block"}, "id": {"type": "string"}}}
+    tool = {"name": "move", "inputSchema": {"type": "object", "properties": {"to": {"oneOf": [branch, other]}}}}
+    snapshot = {"kind": "mcp", "source": "mcp:http://127.0.0.1:1/mcp", "name": "union",
+                "server": {"transport": "streamable-http", "url": "http://127.0.0.1:1/mcp"},
+                "server_info": {"name": "union", "version": "1"}, "tools": [tool]}  # fmt: skip
+    module = mcp.build(snapshot)
+    return module, format_source(render_module(module, "0" * 64, MCP))
+
+
+UNION_TAMPERINGS = [
+    (
+        '{"kind": NotRequired[Literal["page"]], "id": str}',
+        '{"kind": NotRequired[Literal["page"]], "id": int}',
+        "TypedDict _Move_To_Page differs from the spec",
+    ),
+    ("_Move_To_Block = TypedDict(", "_Move_To_Other = TypedDict(", "unexpected module-level statement"),
+    ("to: _Move_To_Page | _Move_To_Block", "to: _Move_To_Page", "annotation of to differs"),
+]
+
+
+def test_a_union_of_objects_passes_as_typed_dicts() -> None:
+    module, code = union_module()
+    assert "to: _Move_To_Page | _Move_To_Block | None = NOT_GIVEN" in code
+    check_module(code, module, MCP)
+
+
+@pytest.mark.parametrize(("old", "new", "reason"), UNION_TAMPERINGS, ids=[t[2] for t in UNION_TAMPERINGS])
+def test_a_tampered_typed_dict_is_refused(old: str, new: str, reason: str) -> None:
+    module, code = union_module()
+    assert old in code, f"fixture drifted: {old!r} not in generated code"
+    with pytest.raises(GateError, match=reason):
+        check_module(code.replace(old, new, 1), module, MCP)

@@ -192,6 +192,8 @@ class _Checker:
         seen_classes: set[str] = set()
         constants = self.module.constants_dict()
         seen_constants: set[str] = set()
+        shapes = {shape.name: shape.expression for shape in self.module.typed_dicts}
+        seen_shapes: set[str] = set()
         for statement in self.tree.body:
             if isinstance(statement, cst.ClassDef):
                 name = statement.name.value
@@ -215,6 +217,12 @@ class _Checker:
                         if not _same(self.value(value, target), constants[target]):
                             self.fail(f"module constant {target} differs from the spec")
                         seen_constants.add(target)
+                    elif assignment is not None and assignment[0] in shapes and isinstance(small, cst.Assign):
+                        target, value = assignment
+                        # Keys and Literal values are remote text: compared with the spec as a whole.
+                        if not _same_expression(self.code(value), shapes[target]):
+                            self.fail(f"TypedDict {target} differs from the spec")
+                        seen_shapes.add(target)
                     else:
                         self.fail(f"unexpected module-level statement: {self.code(small).strip()[:80]!r}")
             else:
@@ -223,6 +231,8 @@ class _Checker:
             self.fail(f"missing tool classes: {', '.join(sorted(missing))}")
         if missing := set(constants) - seen_constants:
             self.fail(f"missing module constants: {', '.join(sorted(missing))}")
+        if missing := set(shapes) - seen_shapes:
+            self.fail(f"missing TypedDicts: {', '.join(sorted(missing))}")
         self.check_everywhere()
 
     def _assignment(self, node: cst.BaseSmallStatement) -> tuple[str, cst.BaseExpression] | None:

@@ -6,6 +6,7 @@ are all JSON Schema; this is the one walk over them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -15,7 +16,7 @@ from vendorgen import naming
 from vendorgen.errors import SchemaError
 from vendorgen.generate.limits import NodeBudget, check_description
 from vendorgen.generate.literals import python_literal
-from vendorgen.model import NO_DEFAULT, InputSpec
+from vendorgen.model import NO_DEFAULT, InputSpec, TypedDictSpec
 
 MAX_DEPTH = 64
 
@@ -40,6 +41,10 @@ class MappedType:
     enum: tuple[Any, ...] | None = None
     schema: dict[str, Any] = field(default_factory=dict)
     description: str = ""  # what the branches of a union say, for a property that says nothing itself
+    # A union's object branches with properties (each a TypedDict in `forward`, see `typed_dicts`),
+    # and the annotations of its other branches.
+    shapes: tuple[Mapping[str, Any], ...] = ()
+    other_annotations: tuple[str, ...] = ()
 
 
 def resolve_refs(schema: Any, root: Mapping[str, Any], nodes: NodeBudget | None = None) -> Any:
@@ -209,7 +214,8 @@ def _union(members: list[Any], schema: Mapping[str, Any], depth: int, combinator
     """A union: one smolagents type per branch; the branches themselves kept (see `_kept_union`)."""
     mapped = [map_type(member, depth + 1) for member in members]
     accepts_null = any(m.type == "null" or m.accepts_null for m in mapped)
-    concrete = [m for m in mapped if m.type != "null"]
+    branches = [(member, m) for member, m in zip(members, mapped) if m.type != "null"]
+    concrete = [m for _, m in branches]
     said = _branch_descriptions(members) if combinator else ""
     if not concrete:
         return MappedType("null", "None", accepts_null=True, description=said)
@@ -228,7 +234,74 @@ def _union(members: list[Any], schema: Mapping[str, Any], depth: int, combinator
                 types.append(kind)
         if m.annotation not in annotations:
             annotations.append(m.annotation)
-    return MappedType(tuple(types), " | ".join(annotations), accepts_null, schema=kept, description=said)
+    shapes = tuple(member for member, m in branches if _is_shape(member, m))
+    others: list[str] = []
+    for member, m in branches:
+        if not _is_shape(member, m) and m.annotation not in others:
+            others.append(m.annotation)
+    joined = types[0] if len(types) == 1 else tuple(types)  # a union of objects is an object
+    return MappedType(joined, " | ".join(annotations), accepts_null, None, kept, said, shapes, tuple(others))
+
+
+def _is_shape(member: Any, mapped: MappedType) -> bool:
+    """A union's branch that is an object with named properties: a TypedDict can say what it holds."""
+    return mapped.type == "object" and isinstance(member, Mapping) and bool(member.get("properties"))
+
+
+def typed_dicts(prefix: str, shapes: tuple[Mapping[str, Any], ...]) -> tuple[TypedDictSpec, ...]:
+    """One TypedDict per object branch of a union, named `prefix` + what tells the branch apart: the
+    value of a `const` property (a discriminator such as `"type": "page_id"`), else its `title`, else
+    its position. A property's own objects stay `dict[str, Any]`: one level says which shape is which."""
+    specs: list[TypedDictSpec] = []
+    for index, shape in enumerate(shapes, start=1):
+        name = f"{prefix}_{_shape_label(shape)[:40] or f'Option{index}'}"  # a long const stays readable
+        while name in (spec.name for spec in specs):
+            name = f"{name}_{index}"
+        required = _required_keys(shape)
+        fields = []
+        for key, property_schema in shape["properties"].items():
+            mapped = map_type(property_schema)
+            annotation = mapped.annotation
+            if mapped.accepts_null and annotation not in ("Any", "None"):
+                annotation = f"{annotation} | None"
+            fields.append((key, annotation if key in required else f"NotRequired[{annotation}]"))
+        specs.append(TypedDictSpec(name, tuple(fields)))
+    return tuple(specs)
+
+
+def _shape_summary(shape: Mapping[str, Any]) -> str:
+    """One object branch as the model reads it: `{"type": "page_id", "page_id": string, "note"?: string}`
+    (a key it may leave out marked `?`, a constant by its value, anything else by its JSON type)."""
+    required = _required_keys(shape)
+    parts = []
+    for key, property_schema in shape["properties"].items():
+        mapped = map_type(property_schema)
+        if mapped.enum is not None and len(mapped.enum) == 1:
+            shown = json.dumps(mapped.enum[0], ensure_ascii=False)
+        else:
+            shown = "|".join(mapped.type) if isinstance(mapped.type, tuple) else mapped.type
+        parts.append(f"{json.dumps(key, ensure_ascii=False)}{'' if key in required else '?'}: {shown}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def _required_keys(shape: Mapping[str, Any]) -> list[Any]:
+    return shape["required"] if isinstance(shape.get("required"), list) else []
+
+
+def _shape_label(shape: Mapping[str, Any]) -> str:
+    for property_schema in shape["properties"].values():
+        if not isinstance(property_schema, Mapping):
+            continue
+        values = [property_schema["const"]] if "const" in property_schema else property_schema.get("enum")
+        if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str):
+            return pascal_case(values[0])
+    return pascal_case(_text(shape.get("title")))
+
+
+def pascal_case(text: str) -> str:
+    """`page_id` -> `PageId`; "" where `text` holds no ASCII letter or digit."""
+    words = naming.python_name(text).split("_") if text.strip() else []
+    return "".join(word[:1].upper() + word[1:] for word in words if word)
 
 
 def _kept_union(members: list[Any], combinator: str) -> dict[str, Any]:
@@ -323,18 +396,28 @@ def input_spec(
     name: str | None = None,
     kind: str | None = None,
     annotation: str | None = None,
+    shapes_prefix: str = "",
 ) -> InputSpec:
     """One `InputSpec` from a resolved property schema.
 
     `kind`/`annotation` override the mapped type where the source knows better
-    (a Gradio Image is an `image`, whatever its JSON Schema says).
+    (a Gradio Image is an `image`, whatever its JSON Schema says). Given `shapes_prefix`, a union's
+    object branches are TypedDicts named from it and the parameter (`typed_dicts`).
     """
     mapped = map_type(schema)
+    shapes: tuple[TypedDictSpec, ...] = ()
+    if mapped.shapes and shapes_prefix and annotation is None:
+        shapes = typed_dicts(f"{shapes_prefix}_{pascal_case(wire_name) or 'Argument'}", mapped.shapes)
+        annotation = " | ".join([shape.name for shape in shapes] + list(mapped.other_annotations))
     if default is NO_DEFAULT and isinstance(schema, Mapping) and "default" in schema:
         default = schema["default"]
     if isinstance(schema, Mapping) and not description:
         description = _text(schema.get("description")) or mapped.description or _text(schema.get("title"))
     check_description(description, f"the description of the parameter {wire_name!r}")
+    if shapes:  # a CodeAgent's prompt shows an input's type and description, not its schema
+        said = description.rstrip()
+        said += "" if not said or said.endswith(".") else "."
+        description = f"{said} An object is one of: {' or '.join(map(_shape_summary, mapped.shapes))}.".lstrip()
     spec = InputSpec(
         name=name or naming.parameter_name(wire_name),
         wire_name=wire_name,
@@ -346,6 +429,7 @@ def input_spec(
         accepts_null=mapped.accepts_null or (default is None and not required),
         enum=mapped.enum,
         schema={} if kind else mapped.schema,
+        typed_dicts=shapes,
     )
     # smolagents reads "may be None" from the hint; a default of None already says it for Any.
     if required:
@@ -358,9 +442,10 @@ def input_spec(
     return spec
 
 
-def inputs_from_object(schema: Any, listing: NodeBudget | None = None) -> tuple[InputSpec, ...]:
+def inputs_from_object(schema: Any, listing: NodeBudget | None = None, tool: str = "") -> tuple[InputSpec, ...]:
     """The inputs of an object schema (an MCP `inputSchema`, a LangChain args schema); what they
-    cost is spent from the tool's own budget and from `listing`, the budget of all its tools."""
+    cost is spent from the tool's own budget and from `listing`, the budget of all its tools.
+    `tool`, the tool's remote name, names the TypedDicts of its unions of objects (`_Tool_Param_Shape`)."""
     if not isinstance(schema, Mapping):
         raise SchemaError("the input schema is not a JSON object")
     properties = schema.get("properties") or {}
@@ -375,7 +460,10 @@ def inputs_from_object(schema: Any, listing: NodeBudget | None = None) -> tuple[
     for wire, property_schema in properties.items():
         resolved = resolve_refs(property_schema, schema, nodes)
         defaulted = isinstance(resolved, Mapping) and "default" in resolved
-        specs.append(input_spec(wire, resolved, required=wire in required and not defaulted))
+        shapes_prefix = "_" + (pascal_case(tool) or "Tool")
+        specs.append(
+            input_spec(wire, resolved, required=wire in required and not defaulted, shapes_prefix=shapes_prefix)
+        )
     return order_inputs(specs)
 
 

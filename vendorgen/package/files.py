@@ -21,10 +21,10 @@ SHIPPED = Path(__file__).resolve().parent / "shipped"
 # The sha256 of each run-time file this vendorgen version ships: the gate accepts a copy by it
 # (tests/unit/test_runtime.py fails until it is updated after an edit of a shipped file).
 KNOWN_SHA256 = {
-    "_vendored_runtime.py": "cf13ee2ad48f93977f86a3e20300bb526f7e952bffc61a15a7476d69ac9319a2",
-    "_vendored_gradio.py": "e0bf892d2f8c8da327a3c08565da38ee15876e9aac27c2bad108128789bb2649",
-    "_vendored_mcp.py": "04376cd5df81f1a5d89d1cc93c155658bfc806afe0670e006babba1f7bb8775e",
-    "_vendored_langchain.py": "66dfacaa7a3dbc59c93e02487be4b5e65e688dee0e9e8b44cae0d3b378e27858",
+    "_vendored_runtime.py": "f70c857305cc63f72401278bba243a7e5e3e98f0e9ce6d53b1c39c687c748f9a",
+    "_vendored_gradio.py": "6e5c9c2b7b2a6bdbfceeec5896250ae72e476147e0909e8c7093c20b65adc766",
+    "_vendored_mcp.py": "6981e991a6f7cf42ef81646e1f92947410b338446994c16fb16714200e99af8f",
+    "_vendored_langchain.py": "d23938302689b6f6043d86ee03f640c57e5fd3843ca6da0d52e26c81698eba9e",
 }
 
 

@@ -21,7 +21,9 @@ if TYPE_CHECKING:
     from vendorgen.publish.portable import Problem
 
 # What every generated module may import, whatever its source.
-_COMMON_IMPORTS = frozenset({"__future__.annotations", "typing.Any", "typing.Literal"})
+_COMMON_IMPORTS = frozenset(
+    {"__future__.annotations", "typing.Any", "typing.Literal", "typing.NotRequired", "typing.TypedDict"}
+)
 _TRUST_NOTE = "(needs --trust)"
 
 
@@ -59,7 +61,7 @@ class SpaceSource(_Shipped):
     input's schema shows such a file as a string (a local path or an http(s) URL).
     `parameter_defaults`, only when an input's signature default is NOT_GIVEN: {wire name: the
     app's default when vendored}, sent for an argument not given (pinned: no look-up at run
-    time). Wire names,
+    time); `null_refused`, as for every source (`model.null_refused_constant`). Wire names,
     because `Config.apply` renames Python names after `build`; forward passes its arguments to
     the runtime by wire name.
     """
@@ -125,7 +127,7 @@ class MCPSource(_Shipped):
     The module constant `SERVER` says how to reach the server. What the runtime's MCPTool reads
     from a tool's constants: `mcp_name`; `result_key`, when the server wraps a plain value as
     {result_key: value} in structuredContent (FastMCP): the tool returns the value, typed
-    `output_type`.
+    `output_type`; `null_refused` (`model.null_refused_constant`).
     """
 
     kind = "mcp"
@@ -176,7 +178,7 @@ class LangChainSource(_Shipped):
     """LangChain tools from the user's own code: the module imports that code at call time.
 
     What the runtime's LangChainTool reads from a tool's constants: `lc_name`; `is_async`
-    (True only), when only `.ainvoke()` runs the tool.
+    (True only), when only `.ainvoke()` runs the tool; `null_refused` (`model.null_refused_constant`).
     """
 
     kind = "langchain"

@@ -30,7 +30,7 @@ from vendorgen.generate import limits
 from vendorgen.generate import schema
 from vendorgen.errors import NotOffered, SchemaError, UsageError, VendorgenError
 from vendorgen.generate.literals import escape_text
-from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
+from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
 from vendorgen.sources import AddOptions, replay_options
 from vendorgen.sources.builtin import LangChainSource
 
@@ -380,7 +380,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
 def _tool(raw: Mapping[str, Any], name: str, listing: limits.NodeBudget) -> ToolSpec:
     lc_name = raw["name"]
     try:
-        inputs = schema.inputs_from_object(raw["schema"], listing)
+        inputs = schema.inputs_from_object(raw["schema"], listing, lc_name)
     except SchemaError as exc:
         raise SchemaError(f"tool {lc_name!r}: {exc}") from None
     aliases = raw.get("aliases") or {}
@@ -391,6 +391,7 @@ def _tool(raw: Mapping[str, Any], name: str, listing: limits.NodeBudget) -> Tool
     constants: tuple[tuple[str, Any], ...] = (("lc_name", lc_name),)
     if raw.get("is_async") is True:
         constants += (("is_async", True),)
+    constants += null_refused_constant(inputs)
     kind = raw.get("output_type", "any")
     annotation = raw.get("output_annotation", "Any")
     if (kind, annotation) not in _RETURNS.values():

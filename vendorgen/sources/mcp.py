@@ -32,7 +32,7 @@ from vendorgen.generate import schema
 from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
 from vendorgen.generate.literals import escape_text
-from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
+from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
 from vendorgen.sources import AddOptions, replay_options, seconds_from_env
 from vendorgen.sources.builtin import MCPSource
 from vendorgen.project.workspace import find_root
@@ -360,13 +360,15 @@ def _tool(raw: Any, prefix: str, server_name: str, listing: limits.NodeBudget) -
     mcp_name = raw["name"]
     try:
         input_schema = raw.get("inputSchema")
-        inputs = schema.inputs_from_object({"type": "object"} if input_schema is None else input_schema, listing)
+        inputs = schema.inputs_from_object(
+            {"type": "object"} if input_schema is None else input_schema, listing, mcp_name
+        )
     except SchemaError as exc:
         raise SchemaError(f"tool {_show(mcp_name)!r}: {exc}") from None
     name = tool_name(mcp_name, prefix)
     description, described = _description(raw, mcp_name, server_name)
     output_schema = raw.get("outputSchema")
-    constants: tuple[tuple[str, Any], ...] = (("mcp_name", mcp_name),)
+    constants: tuple[tuple[str, Any], ...] = (("mcp_name", mcp_name), *null_refused_constant(inputs))
     if isinstance(output_schema, Mapping):
         try:
             resolved = schema.resolve_refs(

@@ -18,7 +18,7 @@ from vendorgen.generate import schema
 from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.sources.hub_client import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
-from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, returns_note
+from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, null_refused_constant, returns_note
 from vendorgen.sources import AddOptions
 from vendorgen.sources.builtin import SpaceSource, endpoint_path
 
@@ -221,6 +221,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
               for (spec, _), parameter in zip(read, parameters) if spec.python_default is None}  # fmt: skip
     if pinned:
         constants += (("parameter_defaults", pinned),)
+    constants += null_refused_constant(inputs)
     tool = ToolSpec(
         name=name,
         class_name=naming.class_name(name),

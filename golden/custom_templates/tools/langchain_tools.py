@@ -1,19 +1,29 @@
 # Vendored by vendorgen 0.1.0: review it as code you run.
 # Provenance (as the source gave it, escaped):
 # from langchain:examples.langchain_tools:toolkit
-# endpoints count_words, paint_needed at revision sha256:5557f5c2f102 (schema sha256 47458d69f8dbca39ec6e61eead1fcfd544f0014e3fab7325c00c443e0ffc5446).
+# endpoints count_words, paint_needed at revision sha256:7b3c399e4138 (schema sha256 212d73668b1012de927e135547b01c1f74cf220876ecfdf0d8467284ed0c2a63).
 # Update: vendorgen update langchain_tools
 #
 # LangChain tools from your own code, as smolagents tools. Each forward imports the LangChain
 # object where it is used (so importing this module does not import yours) and calls its
 # .invoke() with the original argument names (see LangChainTool in _vendored_langchain.py).
 # This project's own template (templates/langchain.py.j2): reviewed tools only, see docs/tools.md.
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from smolagents import Tool
 
 from ._vendored_langchain import LangChainTool
 from ._vendored_runtime import NOT_GIVEN
+
+# The shapes an argument may take: one TypedDict per object of a union (smolagents reads them as objects).
+_PaintNeeded_Wall_Rectangle = TypedDict(
+    "_PaintNeeded_Wall_Rectangle",
+    {"shape": NotRequired[Literal["rectangle"]], "width": float, "height": float},
+)
+_PaintNeeded_Wall_Triangle = TypedDict(
+    "_PaintNeeded_Wall_Triangle", {"shape": Literal["triangle"], "base": float, "height": float}
+)
+
 
 # Where the LangChain tools come from: `from SOURCE_MODULE import SOURCE_ATTR`.
 SOURCE_MODULE = "examples.langchain_tools"
@@ -39,6 +49,7 @@ class CountWordsTool(LangChainTool):
     }
     output_type = "integer"
     lc_name = "count_words"
+    null_refused: dict[str, Any] = {"unique": False}
 
     def forward(self, text: str, unique: bool = False) -> int:
         from examples.langchain_tools import toolkit as _source
@@ -50,6 +61,7 @@ class PaintNeededTool(LangChainTool):
     """Litres of paint needed for a wall.
 
     Calls paint_needed on langchain:examples.langchain_tools:toolkit.
+    wall takes one of the shapes defined above: _PaintNeeded_Wall_Rectangle or _PaintNeeded_Wall_Triangle.
     """
 
     name = "paint_needed"
@@ -57,12 +69,50 @@ class PaintNeededTool(LangChainTool):
     inputs: dict[str, dict[str, Any]] = {
         "wall": {
             "type": "object",
-            "description": "The wall to paint",
-            "properties": {
-                "width": {"description": "Width in metres", "title": "Width", "type": "number"},
-                "height": {"description": "Height in metres", "title": "Height", "type": "number"},
-            },
-            "required": ["width", "height"],
+            "description": 'The wall to paint: a rectangle, or the triangle of a gable. An object is one of: {"shape"?: "rectangle", "width": number, "height": number} or {"shape": "triangle", "base": number, "height": number}.',
+            "anyOf": [
+                {
+                    "properties": {
+                        "shape": {
+                            "const": "rectangle",
+                            "default": "rectangle",
+                            "title": "Shape",
+                            "type": "string",
+                        },
+                        "width": {
+                            "description": "Width in metres",
+                            "title": "Width",
+                            "type": "number",
+                        },
+                        "height": {
+                            "description": "Height in metres",
+                            "title": "Height",
+                            "type": "number",
+                        },
+                    },
+                    "required": ["width", "height"],
+                    "title": "Box",
+                    "type": "object",
+                },
+                {
+                    "properties": {
+                        "shape": {"const": "triangle", "title": "Shape", "type": "string"},
+                        "base": {
+                            "description": "Base in metres",
+                            "title": "Base",
+                            "type": "number",
+                        },
+                        "height": {
+                            "description": "Height in metres",
+                            "title": "Height",
+                            "type": "number",
+                        },
+                    },
+                    "required": ["shape", "base", "height"],
+                    "title": "Gable",
+                    "type": "object",
+                },
+            ],
         },
         "coats": {
             "type": "integer",
@@ -80,9 +130,13 @@ class PaintNeededTool(LangChainTool):
     }
     output_type = "number"
     lc_name = "paint_needed"
+    null_refused: dict[str, Any] = {"coats": 2}
 
     def forward(
-        self, wall: dict[str, Any], coats: int = 2, litres_per_m2: float | None = NOT_GIVEN
+        self,
+        wall: _PaintNeeded_Wall_Rectangle | _PaintNeeded_Wall_Triangle,
+        coats: int = 2,
+        litres_per_m2: float | None = NOT_GIVEN,
     ) -> float:
         from examples.langchain_tools import toolkit as _source
 

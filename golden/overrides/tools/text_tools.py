@@ -62,6 +62,7 @@ class ConvertTemperatureTool(_ServerTool):
     }
     output_type = "number"
     mcp_name = "convert_temperature"
+    null_refused: dict[str, Any] = {"unit": "C", "to": "F"}
     result_key = "result"
 
     def forward(

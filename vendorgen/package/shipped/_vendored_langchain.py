@@ -30,9 +30,10 @@ class LangChainTool(_VendoredTool, Tool):
             if not found:
                 raise LookupError(f"{self.name}: its LangChain source no longer gives a tool named {self.lc_name}")
             self._lc_tool = found[0]
+        sent = _given(self._refused_nulls_replaced(arguments))
         if getattr(self, "is_async", False):
-            return _run_coroutine(self._lc_tool.ainvoke(_given(arguments)))
-        return self._lc_tool.invoke(_given(arguments))
+            return _run_coroutine(self._lc_tool.ainvoke(sent))
+        return self._lc_tool.invoke(sent)
 
 
 def _run_coroutine(coroutine: Any) -> Any:

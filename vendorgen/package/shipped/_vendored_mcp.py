@@ -323,10 +323,11 @@ class MCPTool(_ClosesSession, _VendoredTool, Tool):
 
         Where `_hand_back` is set, the call is not made: it is handed back unsent, as `_hand_back` makes it.
         """
+        sent = _given(self._refused_nulls_replaced(arguments))
         hand_back = _hand_back.get()
         if hand_back is not None:
-            return hand_back(self, _given(arguments))
-        return self._value(self.session.call(self.mcp_name, _given(arguments), self.timeout))
+            return hand_back(self, sent)
+        return self._value(self.session.call(self.mcp_name, sent, self.timeout))
 
     def _value(self, result: Any) -> Any:
         """The tool's value from the server's CallToolResult; an isError result raises MCPToolError."""
