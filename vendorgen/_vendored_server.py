@@ -91,13 +91,17 @@ class Pins:
         key = id(tool.session)
         listed = self.listed.get(key)
         if listed is None or listed[0] is not client:
-            listed = (client, asyncio.ensure_future(_listing(client)))
+            # Part of the first call, so bound by its time-out (the connect time-out for calls without one).
+            seconds = tool.timeout or tool.session.connect_timeout
+            listed = (client, asyncio.ensure_future(_listing(client, tool.session.describe(), seconds)))
             self.listed[key] = listed
         try:
             now = (await asyncio.shield(listed[1])).get(tool.mcp_name)
-        except Exception:
+        except Exception as exc:
             if self.listed.get(key) is listed:
                 del self.listed[key]  # the next call lists again
+            if isinstance(exc, ToolRefused):  # the listing was over a bound
+                raise ToolRefused(f"refused {tool.name}: {exc}; its pinned definition cannot be checked") from None
             raise
         where = f"the MCP server {tool.session.describe()}"
         module = type(tool).__module__.rpartition(".")[2]
@@ -113,26 +117,48 @@ class Pins:
         return None
 
 
-async def _listing(client: Any) -> dict[str, dict[str, str]]:
-    """Every tool the upstream session lists (all pages), by name, as definition hashes."""
+# What an upstream's listing may take before its calls fail: vendorgen's own bounds when it vendors
+# (VENDORGEN_MAX_TOOLS, VENDORGEN_MAX_LISTING_BYTES), so an upstream that pages or grows without end
+# costs a bounded amount of memory.
+_LISTING_PAGES = 1_000
+_LISTING_BYTES = 20_000_000
+
+
+async def _listing(client: Any, where: str, seconds: float) -> dict[str, dict[str, str]]:
+    """Every tool the upstream session lists (all pages), by name, as definition hashes; within bounds."""
+    import asyncio
+
+    try:
+        return await asyncio.wait_for(_pages(client, where), seconds)
+    except TimeoutError:
+        raise ToolRefused(f"the MCP server {where} did not list its tools within {seconds:g} s") from None
+
+
+async def _pages(client: Any, where: str) -> dict[str, dict[str, str]]:
     listing = {}
     cursor = None
-    while True:
+    size = 0
+    for _page in range(_LISTING_PAGES):
         result = await (client.list_tools(cursor=cursor) if cursor else client.list_tools())
         for tool in result.tools:
             raw = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+            size += len(json.dumps(raw, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+            if size > _LISTING_BYTES:
+                raise ToolRefused(f"the MCP server {where} lists more than {_LISTING_BYTES:,} bytes of tools")
             listing[raw["name"]] = definition_hashes(raw.get("description"), raw.get("inputSchema"))
         cursor = _runtime()._field(result, "nextCursor")
         if not cursor:
             return listing
+    raise ToolRefused(f"the MCP server {where} lists its tools in more than {_LISTING_PAGES:,} pages")
 
 
 class Toolset:
     """The served tools by name, and how a call reaches one: checked, run, converted.
 
     An MCP tool's call is awaited on the server's event loop (no thread between the client's
-    request and the upstream server); any other tool runs in a worker thread, so that a slow
-    one holds up no other call.
+    request and the upstream server) and its answer passed on item by item. Any other tool runs
+    in a worker thread, with its argument check and the conversion of its value (decoding and
+    encoding images, reading files), so that a slow or large one holds up no other call.
     """
 
     def __init__(self, tools: Sequence[Any], pins: Pins) -> None:
@@ -145,7 +171,9 @@ class Toolset:
             name: jsonschema.validators.validator_for(schema)(schema) for name, schema in self.schemas.items()
         }
         self.pins = pins
-        self.setup_lock = threading.Lock()
+        # A tool connects on its first call: once, not once per thread. One lock per tool, so that an
+        # upstream slow to connect holds up only the calls that need it.
+        self.setup_locks = {name: threading.Lock() for name in self.tools}
         # MCP tool classes whose forward() does more than return its call's value (edited after vendoring):
         # those run in a worker thread, like any other tool.
         self.uses_its_value: set[type] = set()
@@ -159,21 +187,24 @@ class Toolset:
             listed.append(entry)
         return listed
 
-    async def call(self, name: str, arguments: dict[str, Any] | None) -> tuple[list[dict[str, Any]], Any]:
-        """Run the tool; (content items as protocol dicts, structured content or None). Raises on failure."""
-        tool, arguments = self._checked(name, arguments)
-        refusal = await self.pins.refusal(tool)
-        if refusal:
-            raise ToolRefused(refusal)
+    async def call(self, name: str, arguments: dict[str, Any] | None) -> tuple[list[Any], Any]:
+        """Run the tool; (content items, structured content or None). Raises on failure."""
+        import anyio
+
         try:
-            value = await self._value(tool, arguments)
+            if isinstance(self.tools.get(name), _runtime().MCPTool):
+                tool, checked = self._checked(name, arguments)
+                refusal = await self.pins.refusal(tool)
+                if refusal:
+                    raise ToolRefused(refusal)
+                request = self._request(tool, checked)
+                if request is not None:
+                    return _passed_on(tool, await request.answer())
+            return await anyio.to_thread.run_sync(self._served, name, arguments)
         except ToolRefused:
             raise
         except Exception as exc:
             raise RuntimeError(f"{name} failed: {_runtime()._reason(exc)}") from None
-        if getattr(tool, "output_schema", None) and isinstance(value, dict):
-            return [_text(json.dumps(value, ensure_ascii=False, default=str))], value
-        return _content(value, tool.output_type), None
 
     def _checked(self, name: str, arguments: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
         """The tool and its arguments as it takes them; refused if unknown, missing or of the wrong type."""
@@ -200,27 +231,41 @@ class Toolset:
                 arguments[key] = _data_uri_image(arguments[key])
         return tool, arguments
 
-    async def _value(self, tool: Any, arguments: dict[str, Any]) -> Any:
-        """What calling the vendored tool returns."""
-        import anyio
-
+    def _request(self, tool: Any, arguments: dict[str, Any]) -> Any:
+        """The MCP tool's call as its forward() hands it back, unsent; None if forward() was edited to use the value."""
         runtime = _runtime()
-        if isinstance(tool, runtime.MCPTool) and type(tool) not in self.uses_its_value:
-            with runtime.handing_back():  # forward() runs here and hands back its request, unsent
-                try:
-                    request = tool(**arguments)
-                except Exception:  # an edited forward() that used the value: it runs for real below
-                    request = None
-            if isinstance(request, runtime.MCPRequest):
-                return await request.send()
-            self.uses_its_value.add(type(tool))
-        return await anyio.to_thread.run_sync(self._run, tool, arguments)
+        if type(tool) in self.uses_its_value:
+            return None
+        with runtime.handing_back():  # forward() runs here and hands back its request, unsent
+            try:
+                request = tool(**arguments)
+            except Exception:  # an edited forward() that used the value: it runs for real in _served
+                request = None
+        if isinstance(request, runtime.MCPRequest):
+            return request
+        self.uses_its_value.add(type(tool))
+        return None
 
-    def _run(self, tool: Any, arguments: dict[str, Any]) -> Any:
-        with self.setup_lock:  # a tool connects on its first call: once, not once per thread
+    def _served(self, name: str, arguments: dict[str, Any] | None) -> tuple[list[Any], Any]:
+        """In a worker thread: check, set up and call the tool, and convert its value."""
+        tool, arguments = self._checked(name, arguments)
+        with self.setup_locks[tool.name]:
             if not tool.is_initialized:
                 tool.setup()
-        return tool(**arguments)
+        value = tool(**arguments)
+        if getattr(tool, "output_schema", None) and isinstance(value, dict):
+            return [_text(json.dumps(value, ensure_ascii=False, default=str))], value
+        return _content(value, tool.output_type), None
+
+
+def _passed_on(tool: Any, result: Any) -> tuple[list[Any], Any]:
+    """An upstream MCP tool's answer as the client gets it: each content item as the upstream sent it (text,
+    image, audio, resource link, embedded resource, with its URI and MIME type); structured content where
+    the tool has an output schema. An error answer raises MCPToolError with the upstream's text."""
+    if _runtime()._field(result, "isError") or getattr(tool, "output_schema", None):
+        value = tool._value(result)
+        return list(result.content), value if isinstance(value, dict) else None
+    return list(result.content), None
 
 
 def _data_uri_image(uri: str) -> Any:
@@ -406,14 +451,21 @@ class _Writer:
 def run_http(server: Any, host: str, port: int, allowed_hosts: set[str], token: str | None) -> None:
     """Serve streamable HTTP at http://host:port/mcp, behind the Host/Origin and bearer-token guard."""
     import contextlib
+    import logging
     import socket
 
+    import anyio
     import uvicorn
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from starlette.applications import Starlette
     from starlette.routing import Route
 
     manager = StreamableHTTPSessionManager(app=server, json_response=False, stateless=False)
+    # The SDK logs every client's disconnect as an error with a traceback (the stream it was
+    # writing to closed): a disconnect is not an error, so it goes unsaid.
+    logging.getLogger("mcp.server.streamable_http").addFilter(
+        lambda record: not (record.exc_info and isinstance(record.exc_info[1], anyio.ClosedResourceError))
+    )
 
     class Endpoint:
         async def __call__(self, scope: Any, receive: Any, send: Any) -> None:

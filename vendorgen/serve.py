@@ -14,12 +14,13 @@ from __future__ import annotations
 import ast
 import json
 import os
+import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from vendorgen import runtime, sources
+from vendorgen import naming, runtime, sources
 from vendorgen.config import GENERATOR
 from vendorgen.errors import UsageError
 from vendorgen.projectfiles import SERVER_FILE
@@ -75,6 +76,11 @@ def server_module(
     imports, classes, pins = [], [], {}
     for entry in sorted(entries, key=lambda entry: entry.name):
         module = PurePosixPath(entry.path).stem
+        if module in naming.module_reserved():  # `from . import dict` would break the server's own code
+            raise UsageError(
+                f"the module {module} cannot be served under that name, which the server module uses;"
+                f" re-add it with another --name (`vendorgen remove {entry.name}` first)"
+            )
         imports.append(f"from . import {module}")
         source = sources.load(entry.kind)
         found = _tool_classes(workspace, entry, pending or {}, source.served_name_attribute)
@@ -84,22 +90,29 @@ def server_module(
             definitions = source.served_definitions(snapshot or workspace.read_snapshot(entry))
             for _, name, remote_name in found:
                 pins[name] = definition_hashes(*definitions[remote_name])
+    header = _HEADER.format(package=package, module=MODULE, version=__version__)
+    text = header + served_text(imports, classes, pins)
+    return ServerModule(f"{directory}/{FILE_NAME}", package, text)
+
+
+def served_text(
+    imports: Sequence[str] = (), classes: Sequence[str] = (), pins: Mapping[str, Mapping[str, str]] | None = None
+) -> str:
+    """The server module after its header: the shipped logic, then the imports, classes and pins it serves."""
     tail = [_TAIL_MARK, *imports, "", "TOOLS = ["]
     tail += [f"    {name}," for name in classes] + [
         "]",
         "# sha256 of each upstream MCP tool's definition as vendored.",
         "PINNED = {",
     ]
-    for name, hashes in sorted(pins.items()):
+    for name, hashes in sorted((pins or {}).items()):
         tail += [
             f"    {json.dumps(name)}: {{",
             *(f'        "{key}": "{value}",' for key, value in hashes.items()),
             "    },",
         ]
     tail += ["}", "", 'if __name__ == "__main__":', "    main(TOOLS, PINNED)", ""]
-    header = _HEADER.format(package=package, module=MODULE, version=__version__)
-    text = header + _SHIPPED.read_text(encoding="utf-8") + "\n\n" + "\n".join(tail)
-    return ServerModule(f"{directory}/{FILE_NAME}", package, text)
+    return _SHIPPED.read_text(encoding="utf-8") + "\n\n" + "\n".join(tail)
 
 
 def _tool_classes(
@@ -184,6 +197,25 @@ def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
     if entry is None or entry.sha256 != sha256_text(on_disk):
         return [f"{module.path} is not the file {LOCK_NAME} records: `vendorgen serve` rewrites it"]
     return []
+
+
+# Runs the server module from its text on stdin, as the module it would be on disk (relative imports
+# included): `serve --list` lists what would be served without writing the file.
+_UNWRITTEN = """\
+import sys, types
+text = sys.stdin.buffer.read().decode("utf-8")
+module = types.ModuleType(sys.argv[1])
+module.__package__ = sys.argv[1].rpartition(".")[0]
+sys.modules[module.__name__] = module
+exec(compile(text, sys.argv[2], "exec"), module.__dict__)
+module.main(module.TOOLS, module.PINNED, sys.argv[3:])
+"""
+
+
+def list_unwritten(module: ServerModule, python: str, names: Sequence[str]) -> int:
+    """`python -m <server module> NAME... --list` with `python`, from the module's text; its exit code."""
+    args = [python, "-B", "-c", _UNWRITTEN, module.dotted, module.path, *names, "--list"]  # -B: no .pyc either
+    return subprocess.run(args, input=module.text.encode("utf-8"), check=False).returncode
 
 
 def interpreter(root: Path) -> str:

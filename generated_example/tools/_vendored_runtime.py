@@ -728,7 +728,7 @@ def handing_back() -> Iterator[None]:
 
 
 class MCPRequest:
-    """An MCP tool's call, not yet made: `await request.send()` makes it on the running event loop."""
+    """An MCP tool's call, not yet made: `await request.send()` (or `answer()`) makes it on the running event loop."""
 
     def __init__(self, tool: MCPTool, arguments: dict[str, Any]) -> None:
         self.tool = tool
@@ -736,8 +736,12 @@ class MCPRequest:
 
     async def send(self) -> Any:
         """The tool's value, as calling it would return it."""
+        return self.tool._value(await self.answer())
+
+    async def answer(self) -> Any:
+        """The server's CallToolResult as it sent it: every content item with its own type."""
         tool = self.tool
-        return tool._value(await tool.session.call_here(tool.mcp_name, self.arguments, tool.timeout))
+        return await tool.session.call_here(tool.mcp_name, self.arguments, tool.timeout)
 
 
 class ToolList(_ClosesSession, list):  # type: ignore[type-arg]
