@@ -17,9 +17,9 @@ from pathlib import Path
 from _common import REPO, median_seconds, ms, row, section, times, verdict
 
 from tests.servers import OFFLINE_ENV
-from vendorgen import pipeline
+from vendorgen.generate import pipeline
 from vendorgen.sync.check import check
-from vendorgen.workspace import SCHEMAS_DIR, Workspace
+from vendorgen.project.workspace import SCHEMAS_DIR, Workspace
 
 os.environ.update(OFFLINE_ENV)
 

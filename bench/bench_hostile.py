@@ -87,7 +87,7 @@ def measure(kind: str, examples: int) -> tuple[Counter, float, str]:
     # No example database (nothing written into the checkout); a failure is reported as found, unshrunk.
     settings.register_profile("bench", database=None, phases=[Phase.explicit, Phase.generate])
     settings.load_profile("bench")
-    from vendorgen import pipeline
+    from vendorgen.generate import pipeline
 
     outcomes: Counter = Counter()
     pipeline.generate = counting(pipeline.generate, outcomes)

@@ -69,9 +69,9 @@ def construction(url: str, project: Path) -> None:
 
 
 def phases(url: str) -> None:
-    from vendorgen.formatter import format_source
-    from vendorgen.gate import check_module
-    from vendorgen.render import render_module
+    from vendorgen.generate.formatter import format_source
+    from vendorgen.generate.gate import check_module
+    from vendorgen.generate.render import render_module
     from vendorgen.sources import AddOptions, load, space
 
     totals = dict.fromkeys(["inspect", "build", "render", "format", "gate"], 0.0)

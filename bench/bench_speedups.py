@@ -24,7 +24,7 @@ from tests.servers import OFFLINE_ENV
 COUNT = 200
 RUNS = int(os.environ.get("VENDORGEN_BENCH_RUNS", "7"))
 SOURCE = f"mcp:stdio:{sys.executable} -m tests.servers.mcp_many stdio --count {COUNT}"
-NO_WARM_UP = "import vendorgen.pipeline as p; p._import_generator = lambda: None\n"
+NO_WARM_UP = "import vendorgen.generate.pipeline as p; p._import_generator = lambda: None\n"
 CLI = "import sys; from vendorgen.cli import main; sys.argv[0] = 'vendorgen'; main()\n"
 VARIANTS = {"with the warm-up thread": "", "without it": NO_WARM_UP}
 

@@ -17,7 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from tests.hostile.review_evasions import EVASIONS
-from vendorgen.review import review
+from vendorgen.sources.hub_review import review
 
 
 def bandit_findings(folder: Path) -> dict[str, set[tuple[int, str]]]:

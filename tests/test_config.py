@@ -10,9 +10,9 @@ import pytest
 
 from tests.conftest import Project
 from vendorgen import templates_version
-from vendorgen.config import Config, Excluded, init_table, load_config
+from vendorgen.project.config import Config, Excluded, init_table, load_config
 from vendorgen.errors import SchemaError, UsageError
-from vendorgen.fingerprint import Fingerprint
+from vendorgen.project.fingerprint import Fingerprint
 from vendorgen.sources import space
 
 API = json.loads((Path(__file__).resolve().parent / "data" / "gradio_view_api.json").read_text())

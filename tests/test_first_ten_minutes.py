@@ -136,7 +136,7 @@ def test_init_writes_a_commented_table_and_refuses_to_overwrite_it(tmp_path: Pat
     one_error_line(project.run("init"), 2, "already has a [tool.vendorgen] table; edit it there")
     assert project.snapshot() == before
 
-    from vendorgen.config import load_config
+    from vendorgen.project.config import load_config
 
     config = load_config(project.root)  # what init wrote is what every command reads
     assert (config.output_dir, config.line_length) == ("agent/tools", 88)

@@ -13,9 +13,9 @@ import pytest
 
 from tests.conftest import REPO, Project, mypy
 from tests.servers import free_port, server_process
-from vendorgen import pipeline
+from vendorgen.generate import pipeline
 from vendorgen.sources import AddOptions
-from vendorgen.workspace import Workspace
+from vendorgen.project.workspace import Workspace
 
 EXAMPLE = REPO / "generated_example"
 WORKSPACE = Workspace(EXAMPLE)

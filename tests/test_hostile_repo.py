@@ -22,8 +22,8 @@ from tests.servers.fakehub import FakeHub
 from tests.test_hub_source import SPACE, env, tool_space
 from tests.test_hub_update import NEW_TOOL_PY
 from vendorgen.runtime import RuntimeEntry
-from vendorgen.hashing import canonical_json, sha256_text
-from vendorgen.workspace import JOURNAL_NAME, LOCK_NAME, LockEntry, dump_lock
+from vendorgen.project.hashing import canonical_json, sha256_text
+from vendorgen.project.workspace import JOURNAL_NAME, LOCK_NAME, LockEntry, dump_lock
 
 APP = "# the user's application\nprint('hello')\n"
 SECRET = "HF_TOKEN=hf_secret\n"

@@ -9,7 +9,7 @@ from tests.conftest import Project
 from tests.hostile.review_evasions import EVASIONS
 from tests.servers.fakehub import FakeHub
 from tests.test_hub_source import SPACE, TOOL_PY, add, tool_space
-from vendorgen.review import UNSEEN, identifier
+from vendorgen.sources.hub_review import UNSEEN, identifier
 
 ROW = re.compile(r"    line (\d+) +(.+?)  (.+)")
 

@@ -1,4 +1,4 @@
-"""vendorgen/review.py: the static review printed for vendored Hub code (imports, flagged constructs, lines)."""
+"""vendorgen/sources/hub_review.py: the static review printed for vendored Hub code (imports, flagged constructs, lines)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tests.hostile.review_evasions import EVASIONS, Evasion
 from tests.hostile.strategies import hostile_settings
 from vendorgen.errors import SchemaError
-from vendorgen.review import UNSEEN, Finding, refuse_disguised_names, review
+from vendorgen.sources.hub_review import UNSEEN, Finding, refuse_disguised_names, review
 
 RISKY = textwrap.dedent("""\
     import os, subprocess as sp

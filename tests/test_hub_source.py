@@ -17,9 +17,9 @@ import pytest
 from tests.conftest import Project, new_project
 from tests.servers import free_port
 from tests.servers.fakehub import FakeHub
-from vendorgen import pipeline
-from vendorgen.formatter import format_source
-from vendorgen.workspace import Workspace
+from vendorgen.generate import pipeline
+from vendorgen.generate.formatter import format_source
+from vendorgen.project.workspace import Workspace
 
 SPACE = "tester/shout"
 TOOL_PY = """\

@@ -13,9 +13,9 @@ import pytest
 
 from tests.conftest import REPO, Project
 from vendorgen.errors import VendorgenError
-from vendorgen.workspace import Workspace
+from vendorgen.project.workspace import Workspace
 
-HOLD = "import sys, pathlib; from vendorgen.workspace import Workspace\nwith Workspace(pathlib.Path(sys.argv[1])).mutex():\n    print('held', flush=True); sys.stdin.read()"
+HOLD = "import sys, pathlib; from vendorgen.project.workspace import Workspace\nwith Workspace(pathlib.Path(sys.argv[1])).mutex():\n    print('held', flush=True); sys.stdin.read()"
 
 
 @contextmanager

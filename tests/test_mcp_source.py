@@ -27,7 +27,7 @@ import pytest
 from tests.conftest import REPO, Project, mypy
 from tests.servers import OFFLINE_ENV, free_port, mcp_lowlevel, mcp_server, server_process
 from vendorgen import naming
-from vendorgen.config import load_config
+from vendorgen.project.config import load_config
 from vendorgen.errors import SchemaError
 from vendorgen.model import NO_DEFAULT, ModuleSpec
 from vendorgen.sources import AddOptions, load
@@ -1054,8 +1054,8 @@ def test_many_tools_over_pages(tmp_path_factory: pytest.TempPathFactory) -> None
 
 
 def generated(input_schema: Any, **tool: Any) -> tuple[str, Any]:
-    from vendorgen.formatter import format_source
-    from vendorgen.render import render_module
+    from vendorgen.generate.formatter import format_source
+    from vendorgen.generate.render import render_module
 
     snapshot = {
         "kind": "mcp", "source": "mcp:http://127.0.0.1:1/mcp", "name": "cases",
@@ -1069,7 +1069,7 @@ def generated(input_schema: Any, **tool: Any) -> tuple[str, Any]:
 
 def test_gate_accepts_the_module_and_refuses_tampering() -> None:
     from vendorgen.errors import GateError
-    from vendorgen.gate import check_module
+    from vendorgen.generate.gate import check_module
 
     schema = {"type": "object", "properties": {"note": {"type": "string", "default": mcp_lowlevel.HOSTILE_DEFAULT}}}
     code, module = generated(schema, description="A tab\there, a bidi \u202e, a NUL \x00.")

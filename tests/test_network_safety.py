@@ -19,7 +19,7 @@ import pytest
 from tests.conftest import REPO, Project
 from tests.servers import free_port, server_process
 from tests.servers.fakehub import FakeHub
-from vendorgen.hubclient import token_allowed
+from vendorgen.sources.hub_client import token_allowed
 
 # Any Hub: the rule reads the Hub origin from HF_ENDPOINT, so a loopback Hub stands in for the real one.
 HUB = "http://127.0.0.1:8080"

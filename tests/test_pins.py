@@ -27,7 +27,7 @@ import pytest
 from tests.conftest import Project
 from tests.servers import SERVERS_DIR
 from tests.test_mcp_source import by_name, close, new_project, vendor
-from vendorgen import pins
+from vendorgen.sources import pins
 from vendorgen.errors import SourceUnreachable
 
 

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import Project
 from tests.matrix import venvs
 from tests.matrix.rows import ROWS
-from vendorgen import project_python
+from vendorgen.project import interpreter as project_python
 from vendorgen.errors import UsageError
 
 

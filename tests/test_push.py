@@ -26,7 +26,7 @@ from tests.conftest import REPO, Project
 from tests.servers import OFFLINE_ENV, free_port, server_process
 from tests.servers.fakehub import FakeHub, parse_front_matter
 from vendorgen import runtime
-from vendorgen.formatter import format_source
+from vendorgen.generate.formatter import format_source
 
 SPACE_FILES = ["README.md", "app.py", "requirements.txt", "tool.py"]
 FROM_HUB = """
@@ -179,7 +179,7 @@ def test_requirements_are_distributions_pinned_to_the_installed_versions(
 
 
 def test_import_names_become_distribution_names() -> None:
-    from vendorgen.push import requirements
+    from vendorgen.publish.push import requirements
 
     pins = requirements("from PIL import Image\nimport yaml\nimport json\nfrom . import local\n", ["smolagents"])
     assert [pin.split("==")[0] for pin in pins] == ["pillow", "pyyaml", "smolagents"]

@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import REPO, Project
 from vendorgen import __version__, runtime
-from vendorgen.config import GENERATOR
+from vendorgen.project.config import GENERATOR
 
 OLD_LAYOUT = REPO / "tests" / "data" / "layout_0_1"  # generated_example/ before the runtime module
 RUNTIME = f"tools/{runtime.FILE_NAME}"

@@ -16,8 +16,8 @@ import pytest
 
 from tests.conftest import Project, new_project
 from tests.test_hostile_repo import APP, error_line, outside
-from vendorgen.hashing import sha256_text
-from vendorgen.workspace import LOCK_NAME
+from vendorgen.project.hashing import sha256_text
+from vendorgen.project.workspace import LOCK_NAME
 
 SERVER = "tools/_vendored_server.py"
 TOOLKIT = "langchain:examples.langchain_tools:toolkit"

@@ -17,7 +17,7 @@ from PIL import Image
 
 from tests.conftest import REPO, Project
 from vendorgen import runtime
-from vendorgen.config import GENERATOR
+from vendorgen.project.config import GENERATOR
 
 
 def lock_runtime(project: Project) -> list[dict[str, str]]:

@@ -1,4 +1,4 @@
-"""Faults of the writer (vendorgen/workspace.py): permission denied, disk full, SIGKILL, concurrent runs.
+"""Faults of the writer (vendorgen/project/workspace.py): permission denied, disk full, SIGKILL, concurrent runs.
 
 Each leaves the project as it was or, once the journal is committed, fully updated by the next
 vendorgen command, whichever it is: no partial file, a lock that parses and matches the files, the
@@ -26,8 +26,8 @@ import pytest
 
 from tests.conftest import REPO, Project, Result
 from tests.servers import free_port, server_process
-from vendorgen.hashing import sha256_text
-from vendorgen.workspace import JOURNAL_NAME, LOCK_NAME, SCHEMAS_DIR, STAGED_SUFFIX, Workspace
+from vendorgen.project.hashing import sha256_text
+from vendorgen.project.workspace import JOURNAL_NAME, LOCK_NAME, SCHEMAS_DIR, STAGED_SUFFIX, Workspace
 
 MANY = 100  # endpoints of the app below: `add --all-endpoints` writes 100 modules and 100 snapshots
 USER_FILES = {"README.md": "# my agent\n", "tools/mine.py": "# my own tool, not vendored\n"}

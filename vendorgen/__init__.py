@@ -1,4 +1,8 @@
-"""vendorgen: vendor remote agent tools as reviewable smolagents source code."""
+"""vendorgen: vendor remote agent tools as reviewable smolagents source code.
+
+Public, for source plugins: `vendorgen.sources`, `vendorgen.model`, `vendorgen.naming`, `vendorgen.errors`.
+Everything else (cli, generate, project, sync, publish, the runtime modules) is private: it changes freely.
+"""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
 
-from vendorgen.projectfiles import RUNTIME_FILE, SERVER_FILE
+from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE
 
 FILE_NAME = RUNTIME_FILE
 MODULE = FILE_NAME.removesuffix(".py")

@@ -12,12 +12,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from vendorgen import runtime, sources
-from vendorgen.config import GENERATOR
+from vendorgen.project.config import GENERATOR
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.projectfiles import SERVER_FILE
+from vendorgen.project.paths import SERVER_FILE
 from vendorgen.runtime import RuntimeEntry
-from vendorgen.hashing import sha256_text
-from vendorgen.workspace import LockEntry, Workspace
+from vendorgen.project.hashing import sha256_text
+from vendorgen.project.workspace import LockEntry, Workspace
 
 
 @dataclass
@@ -63,7 +63,7 @@ def plan(
     edited: `check` reports it). `pending`: the modules and snapshots this write brings.
     """
     entries = list(entries)
-    from vendorgen.gate import check_runtime  # libcst: only when something is written
+    from vendorgen.generate.gate import check_runtime  # libcst: only when something is written
 
     locked = {entry.path: entry for entry in workspace.read_runtimes()}
     changes = RuntimeChanges()
@@ -129,7 +129,7 @@ def _follow_server(
 
 def _merged(workspace: Workspace, entry: RuntimeEntry, on_disk: str, changes: RuntimeChanges) -> str:
     """An edited copy written by another vendorgen, merged with this one's from the text as it was written."""
-    from vendorgen.merge import merge3
+    from vendorgen.sync.merge import merge3
     from vendorgen.sync.history import written_text
 
     base = written_text(workspace, entry)

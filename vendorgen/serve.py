@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from vendorgen import naming, runtime, sources
-from vendorgen.config import GENERATOR
+from vendorgen.project.config import GENERATOR
 from vendorgen.errors import UsageError
-from vendorgen.projectfiles import SERVER_FILE
+from vendorgen.project.paths import SERVER_FILE
 from vendorgen.runtime import RuntimeEntry
-from vendorgen.hashing import sha256_text
-from vendorgen.workspace import LOCK_NAME, LockEntry, Workspace
+from vendorgen.project.hashing import sha256_text
+from vendorgen.project.workspace import LOCK_NAME, LockEntry, Workspace
 
 FILE_NAME = SERVER_FILE
 MODULE = FILE_NAME.removesuffix(".py")

@@ -20,10 +20,11 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from vendorgen import __version__, pipeline, runtime
-from vendorgen import schema as schema_walk
+from vendorgen import __version__, runtime
+from vendorgen.generate import pipeline
+from vendorgen.generate import schema as schema_walk
 from vendorgen.errors import GateError, VendorgenError
-from vendorgen.workspace import Workspace
+from vendorgen.project.workspace import Workspace
 
 # Every hostile property test runs under these settings: hypothesis' default 100 examples in CI
 # (each example vendors, formats and gates a module); the search at size is bench/bench_hostile.py,

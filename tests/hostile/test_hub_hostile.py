@@ -35,10 +35,10 @@ from tests.hostile.strategies import (
     visible_source,
     write_module,
 )
-from vendorgen import pipeline
+from vendorgen.generate import pipeline
 from vendorgen.errors import SchemaError
 from vendorgen.model import SMOLAGENTS_TYPES
-from vendorgen.toolfile import ToolFile
+from vendorgen.sources.toolfile import ToolFile
 
 MARKER = Path(tempfile.mkdtemp(prefix="vendorgen-hostile-hub-")) / "tool.py was executed"
 # Run, any of these lines would leave the marker or stop the process.

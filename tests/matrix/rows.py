@@ -2,7 +2,7 @@
 
 Each row is a venv holding only what generated code imports (smolagents, the source's client
 library, pillow) at one end of each supported range; no vendorgen. `RANGES` is what the rows
-prove, and what `vendorgen requirements` prints (vendorgen/requirements.py keeps the same
+prove, and what `vendorgen requirements` prints (vendorgen/project/requirements.py keeps the same
 table for the lock; tests/matrix/test_matrix.py checks that they agree).
 """
 

@@ -89,7 +89,7 @@ def test_the_ranges_vendorgen_records_are_the_ones_the_rows_cover() -> None:
     from packaging.requirements import Requirement
     from packaging.version import Version
 
-    from vendorgen.requirements import RANGES, canonical
+    from vendorgen.project.requirements import RANGES, canonical
 
     pins = [Requirement(item) for row in ROWS for item in row.requirements]
     for name, specifiers in RANGES.items():

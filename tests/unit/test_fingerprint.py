@@ -10,13 +10,13 @@ import pytest
 
 from tests.conftest import REPO
 from vendorgen import templates_version
-from vendorgen.config import GENERATOR
+from vendorgen.project.config import GENERATOR
 from vendorgen.errors import VendorgenError
-from vendorgen.fingerprint import Drift, Fingerprint, fingerprint_drift
-from vendorgen.hashing import canonical_json, sha256_text
-from vendorgen.report import drift_reason
+from vendorgen.project.fingerprint import Drift, Fingerprint, fingerprint_drift
+from vendorgen.project.hashing import canonical_json, sha256_text
+from vendorgen.cli.report import drift_reason
 from vendorgen.sync.local import lock_drift
-from vendorgen.workspace import LockEntry, Workspace, _parse_lock_text, dump_lock
+from vendorgen.project.workspace import LockEntry, Workspace, _parse_lock_text, dump_lock
 
 SNAPSHOT = {"kind": "space", "name": "convert"}
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from vendorgen.errors import GateError
-from vendorgen.formatter import format_source
-from vendorgen.gate import check_module
-from vendorgen.render import render_module
+from vendorgen.generate.formatter import format_source
+from vendorgen.generate.gate import check_module
+from vendorgen.generate.render import render_module
 from vendorgen.sources import load, space
 
 SPACE = load("space")
@@ -124,7 +124,7 @@ def mcp_module_code() -> str:
 def test_the_gate_walks_the_same_nodes_as_libcst_children(code: str) -> None:
     import libcst as cst
 
-    from vendorgen.gate import _children
+    from vendorgen.generate.gate import _children
 
     stack = [cst.parse_module(code)]
     while stack:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vendorgen import requirements as runtime
+from vendorgen.project import requirements as runtime
 
 
 def test_bare_names_get_the_proven_range_and_others_stay_as_written() -> None:

@@ -14,7 +14,7 @@ import pytest
 from vendorgen import __version__, runtime
 from vendorgen import _vendored_runtime as shipped
 from vendorgen.errors import GateError
-from vendorgen.gate import check_runtime
+from vendorgen.generate.gate import check_runtime
 
 
 def test_the_gate_knows_the_runtimes_hash() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from vendorgen.errors import SchemaError
 from vendorgen.model import NO_DEFAULT
-from vendorgen.schema import input_spec, inputs_from_object, map_type, resolve_refs
+from vendorgen.generate.schema import input_spec, inputs_from_object, map_type, resolve_refs
 
 
 @pytest.mark.parametrize(
@@ -170,7 +170,7 @@ def test_object_without_properties_has_no_inputs() -> None:
 
 def test_colliding_properties_are_refused_after_overrides(tmp_path) -> None:
     """Collisions are checked once, after [tool.vendorgen] overrides, so an override can fix one."""
-    from vendorgen.config import load_config
+    from vendorgen.project.config import load_config
     from vendorgen.model import ModuleSpec, ToolSpec
 
     schema = {"type": "object", "properties": {"max-results": {"type": "integer"}, "max_results": {"type": "integer"}}}

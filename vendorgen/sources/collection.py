@@ -10,9 +10,9 @@ stable (sorted by Space id) and every Space is pinned to a commit.
 
 from __future__ import annotations
 
-from vendorgen import limits
+from vendorgen.generate import limits
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.hubclient import bound_hub_requests, hub_errors, within_deadline
+from vendorgen.sources.hub_client import bound_hub_requests, hub_errors, within_deadline
 from vendorgen.sources import AddOptions, shown_wait
 
 

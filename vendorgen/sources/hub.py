@@ -12,7 +12,7 @@ downloads with a 1+2+4+8+8 s backoff. vendorgen makes no retried call:
 `space_info` (never retried) resolves the sha and lists the files, and the two
 small files are fetched with one plain GET each through huggingface_hub's own
 session (no cache, no retry). A Hub that is down or refuses costs one request;
-each request is bounded in total (hubclient.within_deadline).
+each request is bounded in total (hub_client.within_deadline).
 """
 
 from __future__ import annotations
@@ -20,14 +20,16 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from vendorgen import limits, naming, schema
+from vendorgen import naming
+from vendorgen.generate import limits
+from vendorgen.generate import schema
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
-from vendorgen.hubclient import REPO_ID, bound_hub_requests, fetch_file, hub_errors, within_deadline
-from vendorgen.literals import escape_text, python_literal
+from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, fetch_file, hub_errors, within_deadline
+from vendorgen.generate.literals import escape_text, python_literal
 from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec, ToolSpec
-from vendorgen.review import refuse_disguised_names
+from vendorgen.sources.hub_review import refuse_disguised_names
 from vendorgen.sources import AddOptions, waiting
-from vendorgen.toolfile import REQUIRED, ToolFile
+from vendorgen.sources.toolfile import REQUIRED, ToolFile
 
 TOOL_FILE = "tool.py"
 REQUIREMENTS_FILE = "requirements.txt"

@@ -25,9 +25,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from vendorgen import limits, naming, schema
+from vendorgen import naming
+from vendorgen.generate import limits
+from vendorgen.generate import schema
 from vendorgen.errors import NotOffered, SchemaError, UsageError, VendorgenError
-from vendorgen.literals import escape_text
+from vendorgen.generate.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, replay_options
 from vendorgen.sources.builtin import LangChainSource
@@ -55,10 +57,10 @@ def parse_target(target: str) -> tuple[str, str]:
 
 
 def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
-    """Inspect in the project's interpreter (vendorgen/project_python.py), so the user's own
+    """Inspect in the project's interpreter (vendorgen/project/interpreter.py), so the user's own
     langchain and pydantic read the user's tools; in-process when that is vendorgen's own."""
-    from vendorgen import project_python
-    from vendorgen.workspace import find_root
+    from vendorgen.project import interpreter as project_python
+    from vendorgen.project.workspace import find_root
 
     interpreter = project_python.find(find_root())
     if interpreter.is_vendorgens_own:

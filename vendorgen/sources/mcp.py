@@ -3,7 +3,7 @@
 `inspect` connects once, initializes, lists every tool (following `nextCursor`)
 and disconnects (`vendorgen/sources/mcp_client.py`, which says why not through
 mcpadapt); `build` turns the raw `tools/list` answer into one module per
-server. The schema conversion is vendorgen's own (`vendorgen.schema`), never
+server. The schema conversion is vendorgen's own (`vendorgen.generate.schema`), never
 mcpadapt's `SmolAgentsAdapter`: that one drops `required`, leaves `$ref`s as
 lazy proxies and returns tool errors as text.
 
@@ -27,14 +27,17 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from vendorgen import limits, naming, pins, schema
-from vendorgen.credentials import refuse_url_credentials
+from vendorgen import naming
+from vendorgen.generate import limits
+from vendorgen.sources import pins
+from vendorgen.generate import schema
+from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
-from vendorgen.literals import escape_text
+from vendorgen.generate.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec
 from vendorgen.sources import AddOptions, replay_options, seconds_from_env, waiting
 from vendorgen.sources.builtin import MCPSource
-from vendorgen.workspace import find_root
+from vendorgen.project.workspace import find_root
 
 TRANSPORTS = ("stdio", "streamable-http", "sse")
 

@@ -20,7 +20,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import timedelta
 from typing import Any
 
-from vendorgen.limits import ReadBudget
+from vendorgen.generate.limits import ReadBudget
 
 
 @asynccontextmanager

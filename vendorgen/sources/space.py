@@ -1,7 +1,7 @@
 """Gradio apps (Hugging Face Spaces or any URL), read through `view_api`.
 
 The Hub token goes to the Hub and to the Space's own *.hf.space host only
-(hubclient.token_allowed); an app URL gets a token only when it is given with
+(hub_client.token_allowed); an app URL gets a token only when it is given with
 `--token` on the command line. A URL with `user:password@` is refused: it would
 be written into the module, the lock and any pushed Space.
 """
@@ -12,10 +12,12 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from vendorgen import limits, naming, schema
-from vendorgen.credentials import refuse_url_credentials
+from vendorgen import naming
+from vendorgen.generate import limits
+from vendorgen.generate import schema
+from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError, VendorgenError
-from vendorgen.hubclient import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
+from vendorgen.sources.hub_client import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, returns_note
 from vendorgen.sources import AddOptions, waiting
 from vendorgen.sources.builtin import SpaceSource

@@ -1,4 +1,4 @@
-"""Keeping vendored modules in sync: one module per job, each returning data the CLI renders (vendorgen.report).
+"""Keeping vendored modules in sync: one module per job, each returning data the CLI renders (vendorgen.cli.report).
 
 Three texts of a module are compared:
 

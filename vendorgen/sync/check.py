@@ -8,9 +8,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from vendorgen.projectfiles import VENDORED_HEADER
+from vendorgen.project.paths import VENDORED_HEADER
 from vendorgen.sync.local import LocalState, local_state, select
-from vendorgen.workspace import LockEntry, Workspace
+from vendorgen.project.workspace import LockEntry, Workspace
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from vendorgen.errors import VendorgenError
 from vendorgen.sync.local import LocalState, local_state
 from vendorgen.sync.remote import Reinspector, Upstream
-from vendorgen.workspace import LockEntry, Workspace
+from vendorgen.project.workspace import LockEntry, Workspace
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 from typing import Protocol
 
-from vendorgen.hashing import sha256_text
-from vendorgen.workspace import Workspace
+from vendorgen.project.hashing import sha256_text
+from vendorgen.project.workspace import Workspace
 
 # How far back `written_text` looks in a file's history.
 GIT_HISTORY_DEPTH = 50

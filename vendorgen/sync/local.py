@@ -15,15 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from vendorgen.config import GENERATOR
+from vendorgen.project.config import GENERATOR
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.fingerprint import Drift, fingerprint_drift
-from vendorgen.hashing import sha256_text, snapshot_sha256
-from vendorgen.merge import has_conflict_markers, unified_diff
-from vendorgen.workspace import LockEntry, Workspace
+from vendorgen.project.fingerprint import Drift, fingerprint_drift
+from vendorgen.project.hashing import sha256_text, snapshot_sha256
+from vendorgen.sync.merge import has_conflict_markers, unified_diff
+from vendorgen.project.workspace import LockEntry, Workspace
 
 if TYPE_CHECKING:
-    from vendorgen.pipeline import Generated
+    from vendorgen.generate.pipeline import Generated
 
 
 def select(entries: list[LockEntry], names: Sequence[str]) -> list[LockEntry]:
@@ -40,7 +40,7 @@ def select(entries: list[LockEntry], names: Sequence[str]) -> list[LockEntry]:
 
 def regenerate(snapshot: dict[str, Any], workspace: Workspace) -> Generated:
     """What `snapshot` generates now, with this vendorgen, these templates and this config."""
-    from vendorgen import pipeline  # jinja2, black and libcst: only when something must be regenerated
+    from vendorgen.generate import pipeline  # jinja2, black and libcst: only when something must be regenerated
 
     return pipeline.generate(snapshot, workspace)
 

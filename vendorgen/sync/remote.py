@@ -12,15 +12,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from vendorgen import pins
+from vendorgen.sources import pins
 from vendorgen.errors import NotOffered, SourceUnreachable, VendorgenError
-from vendorgen.hashing import canonical_json
-from vendorgen.merge import unified_diff
+from vendorgen.project.hashing import canonical_json
+from vendorgen.sync.merge import unified_diff
 from vendorgen.sync.local import regenerate
-from vendorgen.workspace import LockEntry, Workspace
+from vendorgen.project.workspace import LockEntry, Workspace
 
 if TYPE_CHECKING:
-    from vendorgen.pipeline import Generated
+    from vendorgen.generate.pipeline import Generated
     from vendorgen.sources import AddOptions
 
 
@@ -83,7 +83,7 @@ class Reinspector:
         )
 
     def _inspect(self, source: str, options: AddOptions) -> list[dict[str, Any]] | VendorgenError:
-        from vendorgen import pipeline
+        from vendorgen.generate import pipeline
 
         try:
             return pipeline.inspect(source, options)
@@ -126,7 +126,7 @@ def snapshot_options(snapshot: dict[str, Any]) -> AddOptions:
 
 
 def upstream_changes(base: Generated, new: Generated) -> tuple[str, ...]:
-    from vendorgen.specdiff import describe, snapshot_changes
+    from vendorgen.sync.specdiff import describe, snapshot_changes
 
     if base.schema_sha256 == new.schema_sha256:
         return ()

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from vendorgen.errors import UsageError
-from vendorgen.hashing import sha256_text
+from vendorgen.project.hashing import sha256_text
 from vendorgen.sync.local import select
-from vendorgen.workspace import Workspace
+from vendorgen.project.workspace import Workspace
 
 
 def remove(workspace: Workspace, names: Sequence[str], force: bool = False) -> list[str]:

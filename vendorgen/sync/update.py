@@ -7,15 +7,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.hashing import sha256_text, snapshot_sha256
-from vendorgen.merge import merge3, unified_diff
+from vendorgen.project.hashing import sha256_text, snapshot_sha256
+from vendorgen.sync.merge import merge3, unified_diff
 from vendorgen.sync.history import written_text
 from vendorgen.sync.local import regenerate
 from vendorgen.sync.remote import Reinspector, upstream_changes
-from vendorgen.workspace import LockEntry, Workspace
+from vendorgen.project.workspace import LockEntry, Workspace
 
 if TYPE_CHECKING:
-    from vendorgen.pipeline import Generated
+    from vendorgen.generate.pipeline import Generated
     from vendorgen.runtime_sync import RuntimeChanges
 
 
@@ -108,7 +108,7 @@ def plan_update(
 
 
 def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool) -> Step:
-    from vendorgen import pipeline
+    from vendorgen.generate import pipeline
 
     locked = workspace.read_snapshot(entry)
     live = locked if offline else reinspector.snapshot(entry, locked)
@@ -154,7 +154,7 @@ def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, 
 
 def _reviewed(on_disk: str | None, new: Generated, workspace: Workspace) -> bool:
     """Whether the code `new` vendors as it is is what the file on disk holds (below vendorgen's header)."""
-    from vendorgen.formatter import format_source
+    from vendorgen.generate.formatter import format_source
 
     return on_disk is not None and on_disk.endswith(
         format_source(new.module.carried_code, workspace.config.line_length)

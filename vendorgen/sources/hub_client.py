@@ -24,9 +24,9 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from vendorgen.credentials import redacted
+from vendorgen.sources.credentials import redacted
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
-from vendorgen.limits import LISTING_BYTES
+from vendorgen.generate.limits import LISTING_BYTES
 from vendorgen.sources import seconds_from_env
 
 REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")

@@ -31,17 +31,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from vendorgen import __version__, pipeline, runtime
+from vendorgen import __version__, runtime
+from vendorgen.generate import pipeline
 from vendorgen.errors import UsageError
-from vendorgen.formatter import format_source
+from vendorgen.generate.formatter import format_source
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
-from vendorgen.pysource import python_text
-from vendorgen.render import render_file
-from vendorgen.review import review
-from vendorgen.hubclient import REPO_ID, bound_hub_requests, hub_errors, within_deadline
-from vendorgen.toolfile import ToolFile
-from vendorgen.hashing import sha256_text
-from vendorgen.workspace import LockEntry, Workspace
+from vendorgen.generate.pysource import python_text
+from vendorgen.generate.render import render_file
+from vendorgen.sources.hub_review import review
+from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, hub_errors, within_deadline
+from vendorgen.sources.toolfile import ToolFile
+from vendorgen.project.hashing import sha256_text
+from vendorgen.project.workspace import LockEntry, Workspace
 
 # The Space SDK installs gradio itself, at the README's `sdk_version` (the version installed here).
 _SDK_PROVIDED = "gradio"

@@ -237,7 +237,7 @@ def latest(server: Mapping[str, Any]) -> tuple[Spec, str] | None:
     if not isinstance(package, Mapping):
         return None
     from vendorgen.sources.mcp import resolved_argv
-    from vendorgen.workspace import find_root
+    from vendorgen.project.workspace import find_root
 
     argv = [str(word) for word in resolved_argv(server, find_root())]  # the project's paths, as the server gets them
     spec = package_spec(argv)

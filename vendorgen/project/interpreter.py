@@ -83,7 +83,7 @@ def call(interpreter: Interpreter, module: str, function: str, *args: Any, cwd: 
     Only the vendorgen package itself is put on the child's path (through a link in a temporary
     directory), never vendorgen's dependencies: the child imports the project's own libraries.
     """
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     code = (
         "import json, sys\n"
         f"from vendorgen.{module} import {function} as run\n"

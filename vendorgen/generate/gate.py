@@ -20,11 +20,11 @@ import libcst as cst
 
 from vendorgen import runtime
 from vendorgen.errors import GateError
-from vendorgen.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
+from vendorgen.generate.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec, ToolSpec
 from vendorgen.naming import FORBIDDEN_NAMES
-from vendorgen.pysource import check_as_written
-from vendorgen.toolfile import ToolFile
+from vendorgen.generate.pysource import check_as_written
+from vendorgen.sources.toolfile import ToolFile
 
 if TYPE_CHECKING:
     from vendorgen.sources import Source

@@ -35,8 +35,8 @@ from typing import Any
 
 from vendorgen import __version__, naming, templates_version
 from vendorgen.errors import UsageError
-from vendorgen.fingerprint import Fingerprint
-from vendorgen.formatter import DEFAULT_LINE_LENGTH
+from vendorgen.project.fingerprint import Fingerprint
+from vendorgen.generate.formatter import DEFAULT_LINE_LENGTH
 from vendorgen.model import InputSpec, ModuleSpec, ToolSpec
 
 # What the lock records as the generator; a different one means version drift.

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import jinja2
 
 from vendorgen import __version__, builtin_templates_dir, templates_version
-from vendorgen.literals import comment_text, docstring_body, python_literal
+from vendorgen.generate.literals import comment_text, docstring_body, python_literal
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec
 
 if TYPE_CHECKING:

@@ -13,8 +13,8 @@ from urllib.parse import unquote
 
 from vendorgen import naming
 from vendorgen.errors import SchemaError
-from vendorgen.limits import NodeBudget, check_description
-from vendorgen.literals import python_literal
+from vendorgen.generate.limits import NodeBudget, check_description
+from vendorgen.generate.literals import python_literal
 from vendorgen.model import NO_DEFAULT, InputSpec
 
 MAX_DEPTH = 64

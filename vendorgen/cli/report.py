@@ -8,17 +8,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from vendorgen.config import Excluded
-from vendorgen.projectfiles import LOCK_NAME
+from vendorgen.project.config import Excluded
+from vendorgen.project.paths import LOCK_NAME
 
 if TYPE_CHECKING:
-    from vendorgen.fingerprint import Drift
+    from vendorgen.project.fingerprint import Drift
+    from vendorgen.project.workspace import LockEntry
     from vendorgen.sync.check import CheckResult
     from vendorgen.sync.diff import ModuleDiff
     from vendorgen.sync.local import LocalState
     from vendorgen.sync.remote import SourceError, Upstream
     from vendorgen.sync.update import Step
-    from vendorgen.workspace import LockEntry
 
 
 def _plural(count: int, noun: str) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from vendorgen.errors import SchemaError
-from vendorgen.literals import python_literal
+from vendorgen.generate.literals import python_literal
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
 
 MAX_SHOWN = 80  # characters of a value before it is cut

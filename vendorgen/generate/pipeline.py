@@ -13,15 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from vendorgen import naming, runtime_sync, sources
-from vendorgen.config import GENERATOR, Excluded
+from vendorgen.project.config import GENERATOR, Excluded
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.fingerprint import Fingerprint
-from vendorgen.hashing import sha256_text, snapshot_sha256
+from vendorgen.project.fingerprint import Fingerprint
+from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.model import ModuleSpec
-from vendorgen.pysource import python_text
-from vendorgen.requirements import ranged
+from vendorgen.generate.pysource import python_text
+from vendorgen.project.requirements import ranged
 from vendorgen.sources import Source
-from vendorgen.workspace import SCHEMAS_DIR, LockEntry, Workspace
+from vendorgen.project.workspace import SCHEMAS_DIR, LockEntry, Workspace
 
 
 @dataclass(frozen=True)
@@ -54,9 +54,9 @@ def generate_from(source: Source, snapshot: dict[str, Any], workspace: Workspace
 def module_code(source: Source, module: ModuleSpec, schema_sha256: str, workspace: Workspace) -> str:
     """`module` rendered, formatted and passed through the gate (also `push`'s one-tool modules)."""
     # Not imported above: `inspect` has them imported while a source waits on its server.
-    from vendorgen.formatter import format_source
-    from vendorgen.gate import check_module
-    from vendorgen.render import render_module
+    from vendorgen.generate.formatter import format_source
+    from vendorgen.generate.gate import check_module
+    from vendorgen.generate.render import render_module
 
     rendered = render_module(module, schema_sha256, source, workspace.templates_dir())
     code = format_source(rendered, workspace.config.line_length)
@@ -81,7 +81,9 @@ def _import_generator() -> None:
     """Import what generating needs that takes a while (jinja2, black, libcst), ahead of `module_code`."""
     import black  # noqa: F401 - the formatter imports it on first use
 
-    from vendorgen import formatter, gate, render  # noqa: F401
+    from vendorgen.generate import formatter  # noqa: F401
+    from vendorgen.generate import gate
+    from vendorgen.generate import render
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ before it reads the lock, readers included, so the lock always matches the
 files. The journal and the lock are replaced atomically (temporary file,
 fsync, rename). A journal is obeyed only within bounds, or refused: renaming
 only staged names onto files the new lock may own, deleting only what the lock
-lists, each checked by the rule every write follows (vendorgen.projectfiles).
+lists, each checked by the rule every write follows (vendorgen.project.paths).
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ from typing import Any
 import filelock
 import tomli_w
 
-from vendorgen.config import load_config
+from vendorgen.project.config import load_config
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.fingerprint import Fingerprint
-from vendorgen.projectfiles import (
+from vendorgen.project.fingerprint import Fingerprint
+from vendorgen.project.paths import (
     JOURNAL_NAME,
     LOCK_NAME,
     SCHEMAS_DIR,
@@ -52,7 +52,7 @@ from vendorgen.projectfiles import (
     relative_parts,
     package_file,
 )
-from vendorgen.pysource import check_as_written, python_text
+from vendorgen.generate.pysource import check_as_written, python_text
 from vendorgen.runtime import RuntimeEntry
 
 _JOURNAL_TEMP = f"{STATE_DIR}/.journal.json.tmp"  # what _replace_durably writes before renaming the journal
@@ -314,7 +314,7 @@ class Workspace:
 
     def _wait_for_mutex(self, descriptor: int, timeout: float) -> None:
         """Take the project lock another process holds, saying so on a terminal after a second (as for sources)."""
-        from vendorgen.lockholder import lock_holder
+        from vendorgen.project.lock_holder import lock_holder
         from vendorgen.sources import shown_wait
 
         holder = lock_holder(descriptor)

@@ -1,0 +1,85 @@
+"""The `vendorgen` command: a thin click layer over the pipeline.
+
+Only click and vendorgen's own light modules load at start-up; every command
+imports what it needs, so `vendorgen --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Sequence
+
+import click
+
+from vendorgen import __version__
+from vendorgen.cli import add, project, push, serve, sync
+from vendorgen.cli.output import _echo, _Output, _report, _show_warning
+from vendorgen.errors import VendorgenError
+
+_DEBUG = False
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="vendorgen")
+@click.option("--debug", is_flag=True, help="Show tracebacks.")
+def cli(debug: bool) -> None:
+    """Vendor remote agent tools as typed, reviewable smolagents code.
+
+    \b
+    Example:
+      vendorgen add space:http://127.0.0.1:7860/ --api-name /convert
+      vendorgen list
+
+    \b
+    Shell completion (bash; zsh and fish alike, see the README):
+      eval "$(_VENDORGEN_COMPLETE=bash_source vendorgen)"
+    """
+    global _DEBUG
+    _DEBUG = debug
+
+
+for command in (add.add, project.requirements, project.list_, sync.check, sync.update, sync.diff, sync.remove,
+                project.init, push.push, serve.serve):  # fmt: skip
+    cli.add_command(command)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point: errors become one `error: ...` line and an exit code (2 for every usage error)."""
+    from vendorgen import sources
+
+    warnings.showwarning = _show_warning
+
+    _Output.command, _Output.json_printed = "", False
+    sources.show_waits(sys.stderr if sys.stderr.isatty() else None)
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="vendorgen", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:  # `vendorgen` alone: the help, as --help shows it
+        _echo(exc.ctx.get_help() if exc.ctx else "")
+    except click.exceptions.Abort:
+        _echo("aborted", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:
+        _fail(exc.format_message(), exc.exit_code, exc)
+    except VendorgenError as exc:
+        if _DEBUG:
+            raise
+        _fail(str(exc), exc.exit_code, exc)
+    except KeyboardInterrupt:
+        _echo("interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # a bug: still one line, traceback with --debug
+        if _DEBUG:
+            raise
+        _fail(f"unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)", 1, exc)
+
+
+def _fail(message: str, code: int, exc: Exception) -> None:
+    """One `error: ...` line on stderr (and, under --json, the JSON report if none was printed); exit `code`."""
+    message = " ".join(message.split())
+    if isinstance(exc, click.UsageError) and exc.ctx is not None:
+        message = f"{message.rstrip('.')} (see `{exc.ctx.command_path} --help`)"
+    if _Output.command and not _Output.json_printed:
+        _report(None, False, [], [{"message": message}])
+    _echo(f"error: {message}", err=True)
+    sys.exit(code)

@@ -1,0 +1,231 @@
+"""`vendorgen add`: vendor a source, then say what the code needs at run time and review carried code."""
+
+from __future__ import annotations
+
+import inspect
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+from click.core import ParameterSource
+
+from vendorgen.cli.context import _flag, _refuse_together, _workspace
+from vendorgen.cli.output import _echo, _json_mode, _note, _Output, _progress, _report, _say, _shown
+from vendorgen.errors import VendorgenError
+
+if TYPE_CHECKING:
+    from vendorgen.generate.pipeline import Added, Generated
+
+
+class _AddCommand(click.Command):
+    """`add`, whose help says which sources there are and which take each option (read when it is shown)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from vendorgen import sources
+
+        registered = sources.registered()
+        targets = "\n".join(f"  {source.target:<37} {source.help_note}".rstrip() for source in registered)
+        notes = "\n".join(source.help for source in registered if source.help)
+        text = inspect.cleandoc(self.help or "").replace("{targets}", targets).replace("{notes}", notes)
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(text)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from vendorgen import sources
+
+        registered = sources.registered()
+        records = []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx) if isinstance(param, click.Option) else None
+            if record is None:
+                continue
+            takers = [source.kind for source in registered if param.name in source.options]
+            if param.name in sources.OPTION_FIELDS and len(takers) < len(registered):
+                record = (record[0], f"{', '.join(takers)}: {record[1]}")
+            records.append(record)
+        with formatter.section("Options"):
+            formatter.write_dl(records)
+
+
+@click.command(cls=_AddCommand)
+@click.argument("source")
+@click.option("--api-name", help="the endpoint to vendor, e.g. /predict.")
+@click.option("--all-endpoints", is_flag=True, help="vendor every named endpoint.")
+@click.option(
+    "--trust",
+    is_flag=True,
+    help="acknowledge you trust the source (a stdio server: the command runs now and whenever the tools connect).",
+)
+@click.option(
+    "--env",
+    "env",
+    multiple=True,
+    metavar="NAME",
+    help="pass this environment variable to a stdio server, read when it starts; only the name is written, never the value.",
+)
+@click.option(
+    "--tool",
+    "tools",
+    multiple=True,
+    metavar="NAME",
+    help="vendor only this tool, by its remote or Python name (repeatable).",
+)
+@click.option("--prefix", default="", help="prefix every tool name (--prefix gh: get-repo -> gh_get_repo).")
+@click.option("--class", "class_name", help="the Tool class to vendor when tool.py has several.")
+@click.option("--keep-going", is_flag=True, help="vendor what works of several modules or Spaces, list what failed.")
+@click.option("--name", help="Module name (and tool name for single-tool sources).")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=str),
+    help="Output directory (default: tools/ or [tool.vendorgen] output_dir).",
+)
+@click.option(
+    "--token",
+    help="Hugging Face token for private Spaces and hub tools (default: HF_TOKEN or `hf auth login`; never written). It goes to the Hub and a Space's own *.hf.space host; given here, also to the app URL you name.",
+)
+@click.option("--dry-run", is_flag=True, help="Print the generated code; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was vendored as JSON.")
+@click.option(
+    "--python",
+    "python",
+    metavar="PATH",
+    envvar="VENDORGEN_PYTHON",
+    help="The project's interpreter (default: $VIRTUAL_ENV, else ./.venv): langchain: inspects with it; the run-time check asks it.",
+)
+def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: str | None, **options: Any) -> None:
+    """Vendor SOURCE into this project.
+
+    \b
+    SOURCE is one of:
+    {targets}
+
+    \b
+    {notes}
+
+    \b
+    Examples:
+      vendorgen add space:http://127.0.0.1:7860/ --api-name /convert
+      vendorgen add space:http://127.0.0.1:7860/ --all-endpoints --out agent/tools
+      vendorgen add mcp:http://127.0.0.1:8000/mcp --tool search --prefix web
+      vendorgen add "mcp:stdio:npx -y @modelcontextprotocol/server-github" --trust --env GITHUB_TOKEN
+      vendorgen add langchain:my_agent.tools:search_toolkit
+      vendorgen add hub:owner/tool-space@main --trust        # prints a review of the code
+      vendorgen add collection:owner/agent-tools-0123456789abcdef01234567 --trust --keep-going
+    """
+    from vendorgen import naming, sources
+    from vendorgen.generate import pipeline
+    from vendorgen.project import interpreter as project_python
+    from vendorgen.sources import AddOptions
+
+    if python:
+        os.environ[project_python.ENV_VAR] = python  # read where the project's interpreter is needed
+    if as_json:
+        _json_mode("add")
+    ctx = click.get_current_context()
+    _refuse_together(ctx, "api_name", "all_endpoints", "give one endpoint, or take them all")
+    found, _ = sources.split_uri(source)
+    typed = [name for name in options if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE]
+    given = {name: _flag(ctx, name) for name in typed}  # not HF_TOKEN from the environment
+    sources.check_options(found, given)
+    notes = []
+    if options["name"] is not None and naming.python_name(options["name"]) != options["name"]:
+        notes.append(f"--name {options['name']} is used as {naming.python_name(options['name'])} (a Python name)")
+    for note in [] if as_json else notes:
+        _note(note)
+    options["env"] = tuple(options["env"])
+    options["tools"] = tuple(options["tools"])
+    workspace = _workspace(need_lock=False)
+    added = pipeline.add(workspace, source, AddOptions(**options), out_dir, dry_run,
+                         progress=lambda uris: _progress(uris, "vendoring"))  # fmt: skip
+    out = workspace.inside(Path(out_dir or workspace.config.output_dir), "output directory")
+    if as_json:
+        modules = [
+            {
+                "name": item.module.name,
+                "path": workspace.relative(out / f"{item.module.name}.py"),
+                "source": item.module.source,
+                "status": "not written" if dry_run else "written",
+                "tools": [{"name": tool.name, "class": tool.class_name} for tool in item.module.tools],
+                "written": not dry_run,
+                **_review_json(item),
+            }
+            for item in added.generated
+        ]
+        errors = [{"message": str(failure.error), "source": failure.uri} for failure in added.failed]
+        _report(workspace, not added.failed, modules, errors, notes=notes)
+    else:
+        for item in added.generated:
+            path = _shown(workspace, workspace.relative(out / f"{item.module.name}.py"))
+            if dry_run:
+                _say(f"# --- {path} (not written)")
+                _say(item.code, nl=False)
+            else:
+                _say(f"wrote {path} ({_classes(item)})")
+            _print_review(item, path)
+        if added.generated and not dry_run:
+            _print_runtime_check(workspace, [item.module.requirements for item in added.generated])
+    _raise_failures(added)
+
+
+def _print_runtime_check(workspace: Any, requirement_lists: list[tuple[str, ...]]) -> None:
+    """What the code just written needs at run time, and whether the project's interpreter has it."""
+    from vendorgen.project import interpreter as project_python
+    from vendorgen.project import requirements as runtime
+
+    needed = runtime.union(requirement_lists)
+    interpreter = project_python.find(workspace.root)
+    statuses = runtime.status(needed, project_python.installed_versions(interpreter, list(runtime.plain(needed))))
+    _echo(f"the vendored code needs at run time (Python {runtime.PYTHON}): {' '.join(needed)}")
+    _echo(f"checked with {interpreter.executable}, {interpreter.found_by}:")
+    for item in statuses:
+        _echo(item.line())
+    if not all(item.ok for item in statuses):
+        _echo(
+            "install them there: vendorgen requirements > requirements-vendored.txt; pip install -r requirements-vendored.txt"
+        )
+
+
+def _classes(item: Generated, shown: int = 5) -> str:
+    """The module's tool classes, the first few of a long list (a big MCP server has hundreds)."""
+    names = [tool.class_name for tool in item.module.tools]
+    if len(names) <= shown:
+        return ", ".join(names)
+    return f"{len(names)} tools: {', '.join(names[:shown - 1])}, ..., {names[-1]}"
+
+
+def _print_review(item: Generated, path: str) -> None:
+    """For a module carrying its author's code: what it imports and what deserves a look, by line of `path`."""
+    if not item.module.carried_code:
+        return
+    from vendorgen.sources.hub_review import review
+
+    _say(f"review of {path} ({item.module.source} at {item.module.revision[:12]}):")
+    for line in review(item.code).lines():
+        _say(line)
+    _say(f"  requirements: {', '.join(item.module.requirements) or 'none declared'}")
+
+
+def _review_json(item: Generated) -> dict[str, Any]:
+    if not item.module.carried_code:
+        return {}
+    from vendorgen.sources.hub_review import review
+
+    return {"review": review(item.code).to_json(), "requirements": list(item.module.requirements),
+            "revision": item.module.revision}  # fmt: skip
+
+
+def _raise_failures(added: Added) -> None:
+    """`--keep-going`: name every source that failed, then exit 1."""
+    if not added.failed:
+        return
+    if not _Output.command:
+        for failure in added.failed:
+            _echo(f"failed: {failure.uri}: {failure.error}", err=True)
+    done = len(added.generated)
+    raise VendorgenError(
+        f"{len(added.failed)} source{'s' * (len(added.failed) != 1)} failed (listed above); "
+        + (f"{done} module{'s' * (done != 1)} vendored" if done else "nothing vendored")
+    )

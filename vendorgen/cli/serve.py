@@ -1,0 +1,64 @@
+"""`vendorgen serve`: run the vendored tools as one MCP server with the project's interpreter."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from vendorgen.cli.output import _echo
+
+
+@click.command()
+@click.argument("names", nargs=-1, metavar="[NAME]...")
+@click.option("--list", "list_only", is_flag=True, help="List the tools that would be served, and exit.")
+@click.option("--transport", type=click.Choice(["stdio", "streamable-http"]), default="stdio", show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True, help="streamable-http: the address to bind.")
+@click.option("--port", type=int, default=8765, show_default=True, help="streamable-http: the port (0: any free one).")
+@click.option("--allow-remote", is_flag=True, help="Allow a --host that is not a loopback address.")
+@click.option(
+    "--token-env",
+    metavar="NAME",
+    help="streamable-http: require `Authorization: Bearer <$NAME>` (the value is never written).",
+)
+@click.option(
+    "--allow-drift", is_flag=True, help="Call MCP tools whose upstream definition changed since they were vendored."
+)
+def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, port: int, allow_remote: bool,
+          token_env: str | None, allow_drift: bool) -> None:  # fmt: skip
+    """Serve the vendored tools as one MCP server, pinned to what was reviewed.
+
+    Writes (or refreshes) the output package's _vendored_server.py from the
+    lock, then runs `python -m <package>._vendored_server` with the project's
+    interpreter: ./.venv, else the active $VIRTUAL_ENV, else this Python.
+    NAME picks modules or tools (default: all). A tool of an upstream MCP
+    server whose description or input schema changed since it was vendored
+    is refused, unless --allow-drift.
+
+    \b
+    Examples:
+      vendorgen serve --list
+      vendorgen serve                                   # stdio: an MCP client's command
+      vendorgen serve --transport streamable-http --port 8765 --token-env MCP_TOKEN
+    """
+    import os
+    import subprocess
+
+    from vendorgen import serve as serving
+    from vendorgen.project.workspace import Workspace
+
+    workspace = Workspace.discover()
+    module = serving.server_module(workspace, workspace.read_lock())
+    python = serving.interpreter(workspace.root)
+    os.chdir(workspace.root)  # `python -m` finds the package from here
+    sys.stdout.flush()
+    if list_only:  # a listing writes nothing: the server module's text runs unwritten
+        sys.exit(serving.list_unwritten(module, python, names))
+    if serving.write(workspace, module):
+        _echo(f"wrote {module.path}", err=True)
+    args = [python, "-m", module.dotted, *names, "--transport", transport, "--host", host, "--port", str(port)]
+    args += ["--allow-remote"] * allow_remote + ["--allow-drift"] * allow_drift
+    args += ["--token-env", token_env] if token_env else []
+    if os.name == "posix":
+        os.execv(python, args)  # the client talks to the server itself, over this process's stdio
+    sys.exit(subprocess.call(args))

@@ -1,0 +1,215 @@
+"""Keeping vendored modules in sync: `check`, `update`, `diff`, `remove` (the work is in vendorgen.sync)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from vendorgen.cli.context import _complete_names, _refuse_together, _workspace
+from vendorgen.cli.output import _counter, _json_mode, _progress, _report, _say, _shown
+
+if TYPE_CHECKING:
+    from vendorgen.project.workspace import Workspace
+
+
+@click.command()
+@click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=_complete_names)
+@click.option("--remote", is_flag=True, help="Re-inspect the sources and report upstream schema changes instead.")
+@click.option("--allow-edits", is_flag=True, help="Report local edits without failing on them.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def check(names: tuple[str, ...], remote: bool, allow_edits: bool, as_json: bool) -> None:
+    """Check vendored modules against the lock, offline; exit 1 on any difference.
+
+    Regenerates each locked module from its committed snapshot and compares it
+    with the file on disk. Reports local edits, vendorgen/template/config drift,
+    missing files and vendored-looking files the lock does not list, with
+    unified diffs. Modules whose hashes all match are not regenerated. A
+    project without vendorgen.lock is an error (exit 2), not a pass.
+
+    With --remote, re-inspects every source instead (each once, several at a
+    time) and reports what changed upstream (tools or parameters added or
+    removed, types, defaults, enums, descriptions); exit 1 when anything
+    changed, 2 when a source is unreachable.
+
+    \b
+    Examples:
+      vendorgen check                    # CI / pre-commit
+      vendorgen check --allow-edits      # edits are yours; only drift fails
+      vendorgen check --remote convert
+    """
+    from vendorgen.cli import report
+
+    if as_json:
+        _json_mode("check")
+    _refuse_together(click.get_current_context(), "remote", "allow_edits", "--remote checks upstream, not local edits")
+    workspace = _workspace()
+    if remote:
+        from vendorgen.sync import remote as upstream
+        from vendorgen.sync.local import select
+
+        entries = select(workspace.read_lock(), names)
+        with _counter(len(entries), "checking sources") as advance:
+            results = upstream.check_remote(workspace, entries, advance)
+        code, errors = upstream.remote_exit_code(results), upstream.source_errors(results)
+        if as_json:
+            rows = [report.upstream_json(result) for result in results]
+            _report(workspace, code == 0, rows, [report.source_error_json(error) for error in errors])
+        else:
+            _say(report.remote_text(results, errors), nl=False)
+    else:
+        from vendorgen.sync.check import check as check_offline
+
+        result = check_offline(workspace, names, allow_edits)
+        code = 0 if result.ok else 1
+        if as_json:
+            _report(workspace, result.ok, [report.check_json(state) for state in result.states], extra=result.extra)
+        else:
+            _say(report.check_text(result), nl=False)
+    if code:
+        sys.exit(code)
+
+
+@click.command()
+@click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=_complete_names)
+@click.option("--offline", is_flag=True, help="Regenerate from the committed snapshots; do not contact the sources.")
+@click.option("--dry-run", is_flag=True, help="Say what would change; write nothing.")
+@click.option(
+    "--diff", "show_diff", is_flag=True, help="Print the diff of every file that would change; write nothing."
+)
+@click.option("--trust", is_flag=True, help="Take new upstream code of modules vendored as they are (hub:).")
+@click.option("--json", "as_json", is_flag=True, help="Print what changed (or would) as JSON.")
+def update(names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool, trust: bool, as_json: bool) -> None:
+    """Re-inspect sources and regenerate vendored modules, keeping local edits.
+
+    A file vendorgen wrote and nobody touched is replaced. An edited file is
+    merged three ways (base: the file as vendorgen wrote it, regenerated or
+    found in git; yours: the file; theirs: what the source answers now), so
+    your edits survive. Where both changed the same lines, conflict markers
+    are written and the command exits 1 naming the files. The lock changes
+    only for what is written.
+
+    \b
+    Examples:
+      vendorgen update                    # every module
+      vendorgen update convert --diff     # preview one
+      vendorgen update --offline          # after changing templates or [tool.vendorgen]
+      vendorgen update shouter --trust    # take a hub tool's new code (read `vendorgen diff` first)
+    """
+    from vendorgen.cli import report
+    from vendorgen.sync.local import select
+    from vendorgen.sync.update import apply_update, plan_update
+
+    if as_json:
+        _json_mode("update")
+    workspace = _workspace()
+    entries = select(workspace.read_lock(), names)
+    plan = plan_update(workspace, entries, offline, trust, progress=lambda chosen: _progress(chosen, "reading"))
+    preview = dry_run or show_diff
+    if not preview:
+        apply_update(workspace, plan.steps, plan.runtime)
+    error = plan.error(preview)
+    if as_json:
+        modules = [report.step_json(step, step.writes and not preview, show_diff) for step in plan.steps]
+        notes = list(plan.runtime.notes) if plan.runtime else []
+        errors = [{"message": str(exc), "source": entry.source, "modules": [entry.name]}
+                  for entry, exc in plan.failures]  # fmt: skip
+        _report(workspace, error is None, modules, errors, **({"notes": notes} if notes else {}))
+    else:
+        _print_update(workspace, plan.steps, preview, show_diff)
+        for note in plan.runtime.notes if plan.runtime else ():
+            _say(f"would {note}" if preview else note)
+    if error:
+        raise error
+
+
+def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, show_diff: bool) -> None:
+    from vendorgen.cli.report import step_text
+
+    if not steps:
+        _say("nothing to update")
+    for step in steps:
+        if step.action != "up to date":
+            _say(step_text(step, preview))
+        if step.review:
+            from vendorgen.sources.hub_review import review
+
+            _say(f"review of the new {_shown(workspace, step.entry.path)} ({step.new_entry.revision[:12]}):")
+            for line in review(step.review).lines():
+                _say(line)
+        if show_diff and step.diff():
+            _say(step.diff(), nl=False)
+    current = sum(step.action == "up to date" for step in steps)
+    if current:
+        _say(f"{current} module{'s' * (current != 1)} up to date")
+
+
+@click.command()
+@click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=_complete_names)
+@click.option("--offline", is_flag=True, help="Show only local edits; do not contact the sources.")
+@click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
+def diff(names: tuple[str, ...], offline: bool, as_json: bool) -> None:
+    """Show each module's upstream changes and local edits, apart.
+
+    Upstream: the locked snapshot against what the source answers now, as a
+    schema summary and a diff of the generated code. Local: the code the locked
+    snapshot generates against the file on disk.
+
+    \b
+    Examples:
+      vendorgen diff convert
+      vendorgen diff --offline            # local edits of every module
+    """
+    from vendorgen.cli import report
+    from vendorgen.sync.diff import diff as diff_modules
+    from vendorgen.sync.local import select
+
+    if as_json:
+        _json_mode("diff")
+    workspace = _workspace()
+    diffs = diff_modules(workspace, select(workspace.read_lock(), names), offline)
+    failed = [item for item in diffs if item.error is not None]
+    if as_json:
+        errors = [{"message": str(item.error), "source": item.local.entry.source,
+                   "modules": [item.local.entry.name]} for item in failed]  # fmt: skip
+        _report(workspace, not failed, [report.diff_json(item) for item in diffs], errors)
+    else:
+        _say("\n".join(report.diff_text(item) for item in diffs), nl=False)
+    if failed:
+        worst = max((item.error for item in failed if item.error), key=lambda error: error.exit_code)
+        raise type(worst)("; ".join(f"{item.local.entry.name}: {item.error}" for item in failed))
+
+
+@click.command()
+@click.argument("names", nargs=-1, required=True, metavar="NAME...", shell_complete=_complete_names)
+@click.option("--force", is_flag=True, help="Delete files with local edits too.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was removed as JSON.")
+def remove(names: tuple[str, ...], force: bool, as_json: bool) -> None:
+    """Delete vendored modules: their files, snapshots and lock entries, nothing else.
+
+    A file with local edits is kept (and nothing is removed) unless --force.
+
+    \b
+    Example:
+      vendorgen remove convert
+    """
+    from vendorgen.project.workspace import LOCK_NAME
+    from vendorgen.sync.local import select
+    from vendorgen.sync.remove import remove as remove_modules
+
+    if as_json:
+        _json_mode("remove")
+    workspace = _workspace()
+    chosen = select(workspace.read_lock(), names)
+    deleted = remove_modules(workspace, names, force)
+    if as_json:
+        modules = [{"name": entry.name, "path": entry.path, "source": entry.source, "status": "removed",
+                    "deleted": [path for path in deleted if path in (entry.path, entry.schema)]}
+                   for entry in chosen]  # fmt: skip
+        _report(workspace, True, modules)
+        return
+    for path in deleted:
+        _say(f"deleted {_shown(workspace, path)}")
+    _say(f"removed {', '.join(dict.fromkeys(names))} from {_shown(workspace, LOCK_NAME)}")

@@ -1,0 +1,1 @@
+"""Publishing a vendored module: `vendorgen push` writes it as a Hub tool Space (push, portable)."""
