@@ -49,7 +49,8 @@ def call(project: Project, calls: list[tuple[str, dict[str, Any]]], env: dict[st
         async with stdio_session(project, env=env) as session:
             return [await session.call_tool(name, arguments) for name, arguments in calls]
 
-    return asyncio.run(run())
+    # Generous: a call held up without end (an unbounded listing) fails here instead of hanging the run.
+    return asyncio.run(asyncio.wait_for(run(), 300))
 
 
 def test_module_names_the_server_module_uses_are_kept_off(tmp_path: Path) -> None:
