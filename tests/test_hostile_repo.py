@@ -21,7 +21,7 @@ from tests.conftest import REPO, Project, Result
 from tests.servers.fakehub import FakeHub
 from tests.test_hub_source import SPACE, env, tool_space
 from tests.test_hub_update import NEW_TOOL_PY
-from vendorgen.runtime import RuntimeEntry
+from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.hashing import canonical_json, sha256_text
 from vendorgen.project.workspace import JOURNAL_NAME, LOCK_NAME, LockEntry, dump_lock
 

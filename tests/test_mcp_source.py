@@ -710,16 +710,18 @@ def test_reconnects_once_when_the_server_went_away(stdio_module: ModuleType) -> 
 
 
 def test_awaited_calls_have_their_own_connection_and_reconnect_once(stdio_module: ModuleType) -> None:
-    """What the vendored server does with an MCP tool: forward() hands back its request inside
-    handing_back(), awaited over a connection on the running loop, reconnected once if the server died."""
+    """What the vendored server does with an MCP tool: forward() hands back its request where `_hand_back`
+    is set, awaited over a connection on the running loop, reconnected once if the server died."""
     runtime = sys.modules[stdio_module.MCPSession.__module__]
     counting = by_name(stdio_module)["call_counter"]
 
     async def count() -> dict[str, int]:
-        with runtime.handing_back():
-            request = counting()
-        assert isinstance(request, runtime.MCPRequest)  # nothing was sent yet
-        return json.loads(await request.send())
+        handing_back = runtime._hand_back.set(lambda tool, arguments: (tool, arguments))
+        try:
+            tool, arguments = counting()  # nothing was sent yet
+        finally:
+            runtime._hand_back.reset(handing_back)
+        return json.loads(tool._value(await tool.session.call_here(tool.mcp_name, arguments, tool.timeout)))
 
     async def twice() -> tuple[dict[str, int], dict[str, int]]:
         first = await count()

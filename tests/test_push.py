@@ -25,7 +25,7 @@ from huggingface_hub import HfApi
 from tests.conftest import REPO, Project
 from tests.servers import OFFLINE_ENV, free_port, server_process
 from tests.servers.fakehub import FakeHub, parse_front_matter
-from vendorgen import runtime
+from vendorgen.package.inline import inline
 from vendorgen.generate.formatter import format_source
 
 SPACE_FILES = ["README.md", "app.py", "requirements.txt", "tool.py"]
@@ -141,9 +141,10 @@ def test_dry_run_writes_the_folder_and_uploads_nothing(vendored: Project, fakehu
     # tool.py is the vendored module itself (one tool: nothing to reduce), with the runtime it uses inlined.
     tool_py = (out / "tool.py").read_text()
     module = (vendored.root / "tools" / "convert.py").read_text()
-    assert tool_py == format_source(runtime.inline(module))
-    assert "from ._vendored_runtime" in module and "_vendored_runtime import" not in tool_py
-    assert "class _SpaceTool(_VendoredTool, Tool):" in tool_py and "class MCPSession" not in tool_py
+    assert tool_py == format_source(inline(module))
+    assert "from ._vendored_gradio" in module and "from ._vendored" not in tool_py
+    assert "class SpaceTool(_VendoredTool, Tool):" in tool_py and "class MCPSession" not in tool_py
+    assert tool_py.endswith("\ndel SpaceTool\n")  # the one Tool subclass left for from_code: the tool
     card = parse_front_matter((out / "README.md").read_bytes())
     assert card["sdk"] == "gradio" and card["app_file"] == "app.py" and card["title"] == "convert"
     assert card["sdk_version"] == importlib.metadata.version("gradio")
@@ -229,7 +230,7 @@ def test_gradio_tool_round_trips(vendored: Project, fakehub: FakeHub, tmp_path: 
 def test_pushing_again_updates_the_same_space(vendored: Project, fakehub: FakeHub, tmp_path: Path) -> None:
     assert push(vendored, fakehub, tmp_path, "convert", "tester/tools").exit_code == 0
     assert push(vendored, fakehub, tmp_path, "stats", "tester/tools").exit_code == 0
-    assert b"class StatsTool(_SpaceTool)" in fakehub.files("tester/tools")["tool.py"]
+    assert b"class StatsTool(SpaceTool)" in fakehub.files("tester/tools")["tool.py"]
     assert from_hub(fakehub, tmp_path, "tester/tools", {"text": "a b"})["result"] == [2, 3, "A B"]
 
 
@@ -319,7 +320,7 @@ def test_mcp_tool_round_trips(fakehub: FakeHub, tmp_path: Path) -> None:
         assert result.exit_code == 0, result.stderr
         tool_py = fakehub.files("tester/add")["tool.py"].decode()
         # One class derives from Tool itself (the runtime's MCP base): the Space and LangChain ones stay out.
-        assert re.findall(r"^class (\w+)\((?:\w+, )*Tool\)", tool_py, flags=re.M) == ["_MCPTool"]
+        assert re.findall(r"^class (\w+)\((?:\w+, )*Tool\)", tool_py, flags=re.M) == ["MCPTool"]
 
         loaded = from_hub(fakehub, tmp_path, "tester/add", {"a": 2, "b": 3})
         module = project.import_module("tools/server.py")

@@ -431,7 +431,7 @@ def test_two_tools_of_one_name_are_refused(project: Project) -> None:
 def test_the_interpreter_is_the_projects_venv_then_the_active_one_then_this(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from vendorgen.serve import interpreter
+    from vendorgen.package.serve import interpreter
 
     active = tmp_path / "active" / "bin" / "python"
     active.parent.mkdir(parents=True)

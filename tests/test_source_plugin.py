@@ -38,7 +38,7 @@ def test_an_installed_source_vendors_checks_and_updates(project: Project, plugin
     added = project.run("add", "echo:greetings.json", env=plugin_env)
     assert added.exit_code == 0, added
     assert "wrote tools/greetings.py (ShoutTool)" in added.stdout
-    assert not (project.root / "tools" / "_vendored_runtime.py").exists()  # it imports nothing of the runtime
+    assert not (project.root / "tools" / "_vendored_runtime.py").exists()  # it declares no package_files
     [tool] = project.import_module("tools/greetings.py").tools()
     assert (tool.name, tool(text="hi")) == ("shout", "echo: hi")
 

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from tests.conftest import REPO, Project
-from vendorgen import runtime
+from vendorgen.package import files
 from vendorgen.project.config import GENERATOR
 
 
@@ -46,8 +46,12 @@ def tool(project: Project, name: str, **kwargs):
 
 
 def test_one_module_per_endpoint_with_lock_and_snapshots(vendored: Project, gradio_app: str) -> None:
-    assert sorted(path.stem for path in (vendored.root / "tools").glob("*.py")) == ["_vendored_runtime", *ENDPOINTS]
-    assert lock_runtime(vendored) == [{"path": "tools/_vendored_runtime.py", "sha256": runtime.sha256(), "generator": GENERATOR}]
+    stems = sorted(path.stem for path in (vendored.root / "tools").glob("*.py"))
+    assert stems == ["_vendored_gradio", "_vendored_runtime", *ENDPOINTS]  # the core and the Gradio part, no other
+    assert lock_runtime(vendored) == [
+        {"path": f"tools/{name}", "sha256": files.sha256(name), "generator": GENERATOR}
+        for name in ("_vendored_gradio.py", "_vendored_runtime.py")
+    ]
     lock = tomllib.loads((vendored.root / "vendorgen.lock").read_text())
     assert lock["version"] == 1
     entries = {entry["name"]: entry for entry in lock["module"]}
@@ -237,7 +241,7 @@ def test_a_hub_token_goes_only_where_the_user_sends_it(vendored: Project, monkey
     implicit.setup()
     assert "hf_from_env" not in json.dumps(dict(implicit.client.headers))
     assert implicit(value=1, from_unit="km", to_unit="m") == 1000.0
-    module = vendored.import_module("tools/_vendored_runtime.py")
+    module = vendored.import_module("tools/_vendored_gradio.py")
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
     assert module._space_token("owner/space", None) is None  # gradio_client sends HF_TOKEN to the Hub
     assert module._space_token("https://owner-space.hf.space/", None) is None
@@ -260,7 +264,7 @@ def test_without_hf_endpoint_the_runtime_takes_huggingface_hubs_default_hub(
     )  # fmt: skip
     default_hub = printed.stdout.strip()
     monkeypatch.delenv("HF_ENDPOINT")
-    module = vendored.import_module("tools/_vendored_runtime.py")
+    module = vendored.import_module("tools/_vendored_gradio.py")
     assert module._space_token(f"{default_hub}/spaces/owner/space", None) is None
     assert module._space_token("http://127.0.0.1:9/spaces/owner/space", None) is False
 

@@ -227,6 +227,7 @@ def test_exclude_skips_tools_at_add_and_flags_vendored_ones(copy: Project, proje
     added = fresh.run("add", f"space:{gradio_app}", "--all-endpoints")
     assert added.exit_code == 0, added.stderr
     assert sorted(path.name for path in (fresh.root / "tools").iterdir()) == [
+        "_vendored_gradio.py",
         "_vendored_runtime.py",
         "convert.py",
         "stats.py",
@@ -242,6 +243,7 @@ def test_remove_deletes_only_what_the_lock_owns(copy: Project) -> None:
         "deleted tools/convert.py\ndeleted .vendorgen/schemas/convert.json\nremoved convert from vendorgen.lock\n"
     )
     assert sorted(path.name for path in (copy.root / "tools").iterdir()) == [
+        "_vendored_gradio.py",
         "_vendored_runtime.py",
         "describe.py",
         "helpers.py",

@@ -57,6 +57,9 @@ def check_same_schema(vendored, lc_tool) -> None:
     for key, spec in vendored.inputs.items():
         expected = {k: v for k, v in spec.items() if k != "nullable"}
         assert schema["properties"][key] == expected
+    # LangChain's input model (what LangGraph and `input_schema` read) describes the same arguments.
+    arguments = lc_tool.get_input_schema().model_json_schema()
+    assert (arguments["properties"], arguments["required"]) == (schema["properties"], schema["required"])
 
 
 def test_gradio_tool_to_langchain(gradio_convert: ModuleType) -> None:

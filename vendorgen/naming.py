@@ -36,11 +36,11 @@ _TEMPLATES_OWN = frozenset(
 
 @cache
 def template_names() -> frozenset[str]:
-    """The names above, and the runtime module's public ones: the built-in sources import some, and
+    """The names above, and the run-time files' public ones: the built-in sources import some, and
     `push` inlines into a tool.py what the tool uses of it."""
-    from vendorgen import runtime
+    from vendorgen.package import files
 
-    return _TEMPLATES_OWN | runtime.public_names()
+    return _TEMPLATES_OWN | files.public_names()
 
 
 # Names no generated module has a reason to touch: the gate refuses a module that uses one, so a
@@ -77,7 +77,7 @@ def module_reserved() -> frozenset[str]:
     import such as `json`, a helper, a builtin such as `dict`). Read from the server module as `vendorgen
     serve` writes it, so a name it starts to use is reserved with it. Nothing else binds a module's name:
     generated modules and the run-time files import no sibling module, so their names stay free."""
-    from vendorgen import serve
+    from vendorgen.package import serve
 
     return global_names(serve.served_text())
 

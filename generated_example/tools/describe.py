@@ -5,7 +5,7 @@
 # Update: vendorgen update describe
 from typing import Any, Literal
 
-from ._vendored_runtime import SpaceTool
+from ._vendored_gradio import SpaceTool
 
 
 class DescribeTool(SpaceTool):

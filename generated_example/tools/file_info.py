@@ -5,7 +5,7 @@
 # Update: vendorgen update file_info
 from typing import Any
 
-from ._vendored_runtime import SpaceTool
+from ._vendored_gradio import SpaceTool
 
 
 class FileInfoTool(SpaceTool):

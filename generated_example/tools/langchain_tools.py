@@ -6,12 +6,13 @@
 #
 # LangChain tools from your own code, as smolagents tools. Each forward imports the LangChain
 # object where it is used (so importing this module does not import yours) and calls its
-# .invoke() with the original argument names (see LangChainTool in _vendored_runtime.py).
+# .invoke() with the original argument names (see LangChainTool in _vendored_langchain.py).
 from typing import Any
 
 from smolagents import Tool
 
-from ._vendored_runtime import LangChainTool, NOT_GIVEN
+from ._vendored_langchain import LangChainTool
+from ._vendored_runtime import NOT_GIVEN
 
 # Where the LangChain tools come from: `from SOURCE_MODULE import SOURCE_ATTR`.
 SOURCE_MODULE = "examples.langchain_tools"

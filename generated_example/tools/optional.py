@@ -5,7 +5,8 @@
 # Update: vendorgen update optional
 from typing import Any
 
-from ._vendored_runtime import NOT_GIVEN, SpaceTool
+from ._vendored_gradio import SpaceTool
+from ._vendored_runtime import NOT_GIVEN
 
 
 class OptionalTool(SpaceTool):

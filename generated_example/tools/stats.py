@@ -5,7 +5,7 @@
 # Update: vendorgen update stats
 from typing import Any
 
-from ._vendored_runtime import SpaceTool
+from ._vendored_gradio import SpaceTool
 
 
 class StatsTool(SpaceTool):

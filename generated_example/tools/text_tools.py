@@ -5,13 +5,14 @@
 # Update: vendorgen update text_tools
 #
 # The tools of one MCP server (streamable-http). They share one session per process (see
-# MCPSession in _vendored_runtime.py): it opens on the first call, and closes on close(), at the end
+# MCPSession in _vendored_mcp.py): it opens on the first call, and closes on close(), at the end
 # of a `with` block, or when the process exits. `tools()` returns them all.
 from typing import Any, Literal
 
 from smolagents import Tool
 
-from ._vendored_runtime import MCPSession, MCPTool, MCPToolError, NOT_GIVEN, ToolList
+from ._vendored_mcp import MCPSession, MCPTool, MCPToolError, ToolList
+from ._vendored_runtime import NOT_GIVEN
 
 # How to reach the server.
 SERVER: dict[str, Any] = {

@@ -7,7 +7,7 @@ from typing import Any
 
 from smolagents.agent_types import AgentImage
 
-from ._vendored_runtime import SpaceTool
+from ._vendored_gradio import SpaceTool
 
 
 class ThumbnailTool(SpaceTool):

@@ -7,7 +7,7 @@ from typing import Any
 
 from smolagents.agent_types import AgentAudio
 
-from ._vendored_runtime import SpaceTool, audio_result
+from ._vendored_gradio import SpaceTool, audio_result
 
 
 class ToneTool(SpaceTool):

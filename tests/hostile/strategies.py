@@ -20,8 +20,10 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from vendorgen import __version__, runtime
+from vendorgen import __version__
 from vendorgen.generate import pipeline
+from vendorgen.package import files
+from vendorgen.project.paths import RUNTIME_FILES
 from vendorgen.generate import schema as schema_walk
 from vendorgen.errors import GateError, VendorgenError
 from vendorgen.project.workspace import Workspace
@@ -240,7 +242,8 @@ def check_refusal(exc: VendorgenError) -> None:
 
 
 MODULES_DIR = Path(tempfile.mkdtemp(prefix="vendorgen-hostile-modules-"))
-(MODULES_DIR / runtime.FILE_NAME).write_text(runtime.text(), encoding="utf-8")
+for name in RUNTIME_FILES:
+    (MODULES_DIR / name).write_text(files.text(name), encoding="utf-8")
 
 
 def write_module(code: str) -> Path:
@@ -261,8 +264,8 @@ def load_module(code: str) -> dict:
     """Import a generated module (vendorgen's output, never remote code) from its file, and return its namespace.
 
     From the file, not a str: Python decodes the bytes (PEP 263) before it compiles them. The file
-    sits beside a copy of the runtime vendorgen ships, in a package of its own, so
-    `from ._vendored_runtime import ...` resolves as it does in a user's project.
+    sits beside a copy of the run-time files vendorgen ships, in a package of its own, so
+    `from ._vendored_gradio import ...` resolves as it does in a user's project.
     """
     path = write_module(code)
     package = f"vendorgen_hostile_{path.stem}"

@@ -35,7 +35,7 @@ PACKAGE = "vendored_example"
 
 
 def load(stem: str) -> Any:
-    """A module of generated_example/tools/, imported as a package's (it imports `._vendored_runtime`)."""
+    """A module of generated_example/tools/, imported as a package's (it imports the run-time files beside it: `._vendored_gradio`...)."""
     if PACKAGE not in sys.modules:
         spec = importlib.machinery.ModuleSpec(PACKAGE, None, is_package=True)
         spec.submodule_search_locations = [str(TOOLS)]
@@ -124,7 +124,7 @@ def serve(config: dict[str, Any]) -> None:
 
 
 # The server module's logic, as vendorgen copies it into a project (its tail, the served list, is written there).
-SERVER_FILE = REPO / "vendorgen" / "_vendored_server.py"
+SERVER_FILE = REPO / "vendorgen" / "package" / "shipped" / "_vendored_server.py"
 SERVE = "--serve"
 
 if __name__ == "__main__":

@@ -41,9 +41,11 @@ def test_every_example_endpoint_passes(api_name: str) -> None:
 
 
 TAMPERINGS = [
-    ("from ._vendored_runtime import SpaceTool\n", "from ._vendored_runtime import SpaceTool\nimport subprocess\n",
+    ("from ._vendored_gradio import SpaceTool\n", "from ._vendored_gradio import SpaceTool\nimport subprocess\n",
      "import of subprocess"),
-    ("import SpaceTool\n", "import SpaceTool, _needs\n", "import of ._vendored_runtime._needs"),
+    ("import SpaceTool\n", "import SpaceTool, _needs\n", "import of ._vendored_gradio._needs"),
+    ("from ._vendored_gradio import SpaceTool\n", "from ._vendored_mcp import MCPTool as SpaceTool\n",
+     "import of ._vendored_mcp.MCPTool"),
     ("class DescribeTool(SpaceTool):\n", "class DescribeTool(dict):\n", "must subclass Tool"),
     ('    name = "describe"\n', '    name = "describe2"\n', "name differs"),
     ('    output_type = "string"\n', '    output_type = "string"\n    extra = 1\n', "unexpected statement"),
@@ -98,8 +100,8 @@ def test_hostile_schema_text_stays_inside_literals() -> None:
     module, code = module_for("/describe", endpoint)
     check_module(code, module, SPACE)
     assert "\u202e" not in code and "\x00" not in code and "\u2028" not in code
-    # The generated module, not remote code, beside the runtime (vendorgen ships it as vendorgen/_vendored_runtime.py).
-    namespace: dict = {"__name__": "vendorgen.hostile", "__package__": "vendorgen"}
+    # The generated module, not remote code, beside the runtime (vendorgen ships them in vendorgen/package/shipped/).
+    namespace: dict = {"__name__": "vendorgen.package.shipped.hostile", "__package__": "vendorgen.package.shipped"}
     exec(compile(code, "hostile.py", "exec"), namespace)
     tool_class = namespace[module.tools[0].class_name]
     assert tool_class.description == hostile

@@ -1,4 +1,4 @@
-"""The runtime module vendorgen ships (vendorgen/_vendored_runtime.py), without servers."""
+"""The run-time files vendorgen ships (vendorgen/package/shipped/), without servers."""
 
 from __future__ import annotations
 
@@ -11,20 +11,34 @@ from types import SimpleNamespace
 
 import pytest
 
-from vendorgen import __version__, runtime
-from vendorgen import _vendored_runtime as shipped
+from vendorgen import __version__
 from vendorgen.errors import GateError
 from vendorgen.generate.gate import check_runtime
+from vendorgen.package import files
+from vendorgen.package.inline import inline
+from vendorgen.package.shipped import _vendored_gradio as gradio
+from vendorgen.package.shipped import _vendored_mcp as mcp
+from vendorgen.project.paths import RUNTIME_FILES
 
 
-def test_the_gate_knows_the_runtimes_hash() -> None:
+@pytest.mark.parametrize("name", RUNTIME_FILES)
+def test_the_gate_knows_each_run_time_files_hash(name: str) -> None:
+    text = files.text(name)
     assert (
-        hashlib.sha256(runtime.text().encode()).hexdigest() == runtime.KNOWN_SHA256
-    ), "the runtime changed: set runtime.KNOWN_SHA256 to its new sha256"
-    assert runtime.text().splitlines()[1].startswith(f"# Written by vendorgen {__version__}:")
-    check_runtime(runtime.text(), "tools/_vendored_runtime.py")
-    with pytest.raises(GateError, match="is not the runtime this vendorgen ships"):
-        check_runtime(runtime.text() + "import os\n", "tools/_vendored_runtime.py")
+        hashlib.sha256(text.encode()).hexdigest() == files.KNOWN_SHA256[name]
+    ), f"{name} changed: set files.KNOWN_SHA256[{name!r}] to its new sha256"
+    assert text.splitlines()[0].startswith(f"# Written by vendorgen {__version__}:"), "bump the header with the version"
+    assert "`vendorgen update` replaces it" in text.splitlines()[1]
+    check_runtime(text, f"tools/{name}")
+    with pytest.raises(GateError, match="is not the run-time file this vendorgen ships"):
+        check_runtime(text + "import os\n", f"tools/{name}")
+    other = next(other for other in RUNTIME_FILES if other != name)
+    with pytest.raises(GateError):  # accepted only under its own name
+        check_runtime(text, f"tools/{other}")
+
+
+def test_a_one_gradio_tool_package_carries_at_most_300_lines_of_run_time() -> None:
+    assert sum(len(files.text(name).splitlines()) for name in ("_vendored_runtime.py", "_vendored_gradio.py")) <= 300
 
 
 def image_item(data: bytes, mime_type: str) -> SimpleNamespace:
@@ -36,12 +50,12 @@ def test_an_image_is_opened_only_as_the_format_its_mime_type_names() -> None:
 
     png = io.BytesIO()
     Image.new("RGB", (2, 2), "red").save(png, format="PNG")
-    opened = shipped._content_value(image_item(png.getvalue(), "image/png"))
+    opened = mcp._content_value(image_item(png.getvalue(), "image/png"))
     assert isinstance(opened, Image.Image) and opened.format == "PNG"
     # PostScript would make PIL run Ghostscript: as "image/png" PIL refuses it, and it comes back as a file.
     eps = b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 1 1\nshowpage\n"
     for mime_type in ("image/png", "application/postscript", "image/x-eps"):
-        path = shipped._content_value(image_item(eps, mime_type))
+        path = mcp._content_value(image_item(eps, mime_type))
         assert isinstance(path, str) and open(path, "rb").read() == eps
         os.remove(path)
 
@@ -49,7 +63,7 @@ def test_an_image_is_opened_only_as_the_format_its_mime_type_names() -> None:
 def test_a_missing_client_library_is_one_line_naming_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "gradio_client", None)
 
-    class Tool(shipped.SpaceTool):
+    class Tool(gradio.SpaceTool):
         name = "t"
         description = "t"
         inputs: dict = {}
@@ -69,42 +83,19 @@ def test_push_inlines_only_what_the_tool_uses() -> None:
     from tests.conftest import REPO
 
     module = (REPO / "generated_example" / "tools" / "convert.py").read_text()
-    code = runtime.inline(module)
+    code = inline(module)
     compile(code, "tool.py", "exec")
-    assert "from ._vendored_runtime" not in code
+    assert "from ._vendored" not in code
     assert (
-        "class _SpaceTool(_VendoredTool, Tool):" in code
+        "class SpaceTool(_VendoredTool, Tool):" in code
         and "class MCPSession" not in code
         and "class LangChainTool" not in code
+        and "def to_langchain" in code  # of the core, which the Gradio part builds on
     )
     namespace: dict = {}
     exec(compile(code, "tool.py", "exec"), namespace)  # smolagents' from_code does the same
     from smolagents import Tool
 
-    classes = sorted(
-        name
-        for name, value in namespace.items()
-        if isinstance(value, type) and issubclass(value, Tool) and value is not Tool
-    )
-    assert classes[0] == "ConvertTool"  # what from_code instantiates
-
-
-def test_a_space_module_written_before_defaults_were_pinned_says_to_update() -> None:
-    """The runtime is replaced by any `add`; a module beside it from before `parameter_defaults`
-    gets one clear error for an argument not given, never a bare KeyError or a guessed value."""
-
-    class Older(shipped.SpaceTool):
-        name = "older"
-        description = "A module from before parameter_defaults."
-        inputs = {"text": {"type": "string", "description": "t", "nullable": True}}
-        output_type = "string"
-        src, api_name = "http://127.0.0.1:1/", "/older"
-        parameter_order = ["text"]
-
-        def forward(self, text: str | None = shipped.NOT_GIVEN) -> str:
-            return self._predict({"text": text})
-
-    tool = Older()
-    tool.client = SimpleNamespace(predict=lambda *args, **kwargs: pytest.fail("nothing is sent"))
-    with pytest.raises(TypeError, match="older: no pinned default for text; `vendorgen update` regenerates"):
-        tool.forward()
+    classes = [value for value in namespace.values() if isinstance(value, type) and issubclass(value, Tool)]
+    assert [cls.__name__ for cls in classes if cls is not Tool] == ["ConvertTool"]  # what from_code instantiates
+    assert classes[-1].__mro__[1].__name__ == "SpaceTool"  # the base is kept, only its name is deleted

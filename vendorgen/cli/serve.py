@@ -44,7 +44,7 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     import os
     import subprocess
 
-    from vendorgen import serve as serving
+    from vendorgen.package import serve as serving
     from vendorgen.project.workspace import Workspace
 
     workspace = Workspace.discover()

@@ -14,15 +14,16 @@ import functools
 import hashlib
 import json
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import libcst as cst
 
-from vendorgen import runtime
 from vendorgen.errors import GateError
 from vendorgen.generate.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec, ToolSpec
 from vendorgen.naming import FORBIDDEN_NAMES
+from vendorgen.package import files
 from vendorgen.generate.pysource import check_as_written
 from vendorgen.sources.toolfile import ToolFile
 
@@ -37,9 +38,9 @@ _LAYOUT = (cst.BaseParenthesizableWhitespace, cst.TrailingWhitespace, cst.EmptyL
 
 
 def check_runtime(text: str, path: str) -> None:
-    """The runtime module is accepted by its known hash, never by its shape: it is vendorgen's own file."""
-    if hashlib.sha256(text.encode("utf-8")).hexdigest() != runtime.KNOWN_SHA256:
-        raise GateError(f"{path} is not the runtime this vendorgen ships (its installation was changed?)")
+    """A run-time file is accepted by its known hash, never by its shape: it is vendorgen's own file."""
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() != files.KNOWN_SHA256.get(PurePosixPath(path).name):
+        raise GateError(f"{path} is not the run-time file this vendorgen ships (its installation was changed?)")
 
 
 def check_module(code: str, module: ModuleSpec, source: Source, line_length: int = DEFAULT_LINE_LENGTH) -> None:
@@ -157,7 +158,7 @@ class _Checker:
             for statement in tree.body
             if isinstance(statement, cst.ClassDef) and statement.name.value.startswith("_")
         }
-        # Tool base classes the runtime module provides, as this module imports them.
+        # Tool base classes the run-time files provide, as this module imports them.
         self.runtime_bases = {
             name.rpartition(".")[2]
             for statement in tree.body
@@ -165,7 +166,7 @@ class _Checker:
             for small in statement.body
             if isinstance(small, cst.ImportFrom)
             for name in _imported_names(tree, small)
-            if runtime.is_runtime_import(name) and name.rpartition(".")[2] in runtime.tool_bases()
+            if files.is_runtime_import(name) and name.rpartition(".")[2] in files.tool_bases()
         }
         # Filled by `run`, read by the one walk in `check_everywhere`: the roots of template
         # code (whose strings must be plain) and, inside them, the values already compared
@@ -351,7 +352,7 @@ def _imported_names(tree: cst.Module, node: cst.Import | cst.ImportFrom) -> Iter
         for alias in node.names:
             yield tree.code_for_node(alias.name)
         return
-    # A relative import keeps its dots: `._vendored_runtime.SpaceTool`.
+    # A relative import keeps its dots: `._vendored_gradio.SpaceTool`.
     module = "." * len(node.relative) + (tree.code_for_node(node.module) if node.module else "")
     if isinstance(node.names, cst.ImportStar):
         yield f"{module}.*"

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vendorgen import naming, runtime_sync, sources
+from vendorgen import naming, sources
+from vendorgen.package import sync
 from vendorgen.project.config import GENERATOR, Excluded
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.project.fingerprint import Fingerprint
@@ -150,7 +151,7 @@ def add(
             files[path] = item.code
             files[snapshot_path] = snapshot_text(item.snapshot)
             entries[item.module.name] = lock_entry(item, path, snapshot_path)
-        runtime = runtime_sync.plan(workspace, entries.values(), pending=files)
+        runtime = sync.plan(workspace, entries.values(), pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
     return Added(generated, failed)
 

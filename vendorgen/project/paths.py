@@ -30,12 +30,17 @@ SCHEMAS_DIR = f"{STATE_DIR}/schemas"
 JOURNAL_NAME = f"{STATE_DIR}/journal.json"
 # The first line of every file vendorgen generates; it replaces or deletes only files that start so.
 VENDORED_HEADER = "# Vendored by vendorgen"
-# The module the generated modules of one directory share (vendorgen/runtime.py writes it).
+# The run time the generated modules of one directory share, copied from vendorgen/package/shipped/:
+# the core every kind's part imports, and one part per source kind (each Source names those it needs).
 RUNTIME_FILE = "_vendored_runtime.py"
-# The MCP server of the tools of one directory (vendorgen/serve.py writes it).
+GRADIO_FILE = "_vendored_gradio.py"
+MCP_FILE = "_vendored_mcp.py"
+LANGCHAIN_FILE = "_vendored_langchain.py"
+RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_FILE, LANGCHAIN_FILE)
+# The MCP server of the tools of one directory (vendorgen/package/serve.py writes it).
 SERVER_FILE = "_vendored_server.py"
 # The files of an output package that are not modules of their own: the lock's `[[runtime]]` entries.
-PACKAGE_FILES = (RUNTIME_FILE, SERVER_FILE)
+PACKAGE_FILES = (*RUNTIME_FILES, SERVER_FILE)
 # A module name is a file name: bounded so that `.<name>.py.vendorgen-new` stays far below the
 # 255 bytes file systems allow for one name.
 MAX_NAME_LENGTH = 100
@@ -77,7 +82,7 @@ def package_file(path: str, module_paths: list[str]) -> str:
     (whose directory `module_files` has already checked)."""
     parts = relative_parts(path)
     if parts[-1] not in PACKAGE_FILES or not any(relative_parts(module)[:-1] == parts[:-1] for module in module_paths):
-        raise UsageError(f"package file {path!r} is not {' or '.join(PACKAGE_FILES)} beside a vendored module")
+        raise UsageError(f"package file {path!r} is not one of {', '.join(PACKAGE_FILES)} beside a vendored module")
     return path
 
 

@@ -53,7 +53,7 @@ from vendorgen.project.paths import (
     package_file,
 )
 from vendorgen.generate.pysource import check_as_written, python_text
-from vendorgen.runtime import RuntimeEntry
+from vendorgen.package.files import RuntimeEntry
 
 _JOURNAL_TEMP = f"{STATE_DIR}/.journal.json.tmp"  # what _replace_durably writes before renaming the journal
 STAGED_SUFFIX = ".vendorgen-new"
@@ -252,7 +252,7 @@ class Workspace:
         return self._parse_lock()
 
     def read_runtimes(self) -> list[RuntimeEntry]:
-        """The package files the lock owns: runtime modules (vendorgen.runtime), servers (vendorgen.serve)."""
+        """The package files the lock owns: run-time files (vendorgen.package.files), servers (vendorgen.package.serve)."""
         self._settle()
         return self._parse_runtimes()
 

@@ -6,7 +6,7 @@ lock describes.
 
 - `tool.py`: the vendored module reduced to the one pushed tool, rendered by
   its own kind's template and passed through the gate, with what it uses of
-  `_vendored_runtime.py` inlined (`runtime.inline`). smolagents' `from_code`
+  the run-time files inlined (`vendorgen.package.inline`). smolagents' `from_code`
   runs the file and instantiates the first `Tool` subclass in alphabetical
   order with no arguments, so the file holds exactly one. A module that carries
   its author's code (`ModuleSpec.carried_code`) is that file, as vendored.
@@ -31,10 +31,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from vendorgen import __version__, runtime
+from vendorgen import __version__
 from vendorgen.generate import pipeline
 from vendorgen.errors import UsageError
 from vendorgen.generate.formatter import format_source
+from vendorgen.package.inline import inline
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
 from vendorgen.generate.pysource import python_text
 from vendorgen.generate.render import render_file
@@ -104,7 +105,7 @@ def build_folder(workspace: Workspace, reference: str, repo_id: str, tool_name: 
         generated.code
         if module.carried_code
         else format_source(
-            runtime.inline(pipeline.module_code(generated.source, module, generated.schema_sha256, workspace)),
+            inline(pipeline.module_code(generated.source, module, generated.schema_sha256, workspace)),
             workspace.config.line_length,
         )
     )
@@ -247,7 +248,7 @@ def _check_from_code_picks(tool_py: str, module: ModuleSpec) -> None:
     A hub tool.py may define several (the user chose one with --class).
     """
     chosen = module.tools[0].class_name
-    first = min(ToolFile(tool_py, module.name).tool_classes)
+    first = min(ToolFile(tool_py, module.name).namespace_tool_classes)
     if first != chosen:
         raise UsageError(
             f"{module.name} is {chosen} from a tool.py that also defines {first}; Tool.from_hub would load"

@@ -45,6 +45,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.project.paths import RUNTIME_FILE, RUNTIME_FILES
 
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec
@@ -81,9 +82,12 @@ class Source:
     # the directory holding it unless it is one of vendorgen's own.
     template: ClassVar[str] = ""
     template_dir: ClassVar[Path | None] = None
-    # What its generated code may import, as `module.name` (`._vendored_runtime.X` for the runtime's
-    # names); the gate allows these and no others.
+    # What its generated code may import, as `module.name` (`._vendored_gradio.X` for a name of a
+    # run-time file); the gate allows these and no others.
     allowed_imports: ClassVar[frozenset[str]] = frozenset()
+    # The run-time files (projectfiles.RUNTIME_FILES) its modules need beside them, the core
+    # `_vendored_runtime.py` included: written with the first such module, deleted with the last.
+    package_files: ClassVar[tuple[str, ...]] = ()
     # The annotations its templates give module constants and class attributes, by name, beside
     # `model.ANNOTATIONS`; the gate allows these and no others.
     annotations: ClassVar[Mapping[str, str]] = MappingProxyType({})
@@ -129,6 +133,7 @@ def _add(source: Source | type[Source]) -> Source:
         source = source()
     if not isinstance(source, Source):
         raise TypeError(f"{source!r} is not a vendorgen.sources.Source")
+    _check_package_files(source)
     known = _registry.get(source.kind)
     if known is not None and type(known) is not type(source):
         raise UsageError(
@@ -136,6 +141,21 @@ def _add(source: Source | type[Source]) -> Source:
         )
     _registry[source.kind] = source
     return source
+
+
+def _check_package_files(source: Source) -> None:
+    """A source names only run-time files vendorgen ships, and every one its allowed imports come from."""
+    from vendorgen.package import files
+
+    unknown = sorted(set(source.package_files) - set(RUNTIME_FILES))
+    imported = {name.rpartition(".")[0] for name in source.allowed_imports if files.is_runtime_import(name)}
+    missing = sorted(imported - {files.module_of(name) for name in source.package_files})
+    if unknown or missing or (source.package_files and RUNTIME_FILE not in source.package_files):
+        raise UsageError(
+            f"the source {source.kind!r} declares package_files {list(source.package_files)}: they must be among"
+            f" {', '.join(RUNTIME_FILES)}, hold {RUNTIME_FILE} with any other, and hold the files its allowed_imports"
+            f" come from ({', '.join(missing) or 'none missing'})"
+        )
 
 
 def load(kind: str) -> Source:

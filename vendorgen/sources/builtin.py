@@ -11,6 +11,7 @@ import importlib
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
+from vendorgen.project.paths import GRADIO_FILE, LANGCHAIN_FILE, MCP_FILE, RUNTIME_FILE
 from vendorgen.sources import AddOptions, Source
 
 if TYPE_CHECKING:
@@ -63,10 +64,11 @@ class SpaceSource(_Shipped):
     allowed_imports = _COMMON_IMPORTS | {
         "smolagents.agent_types.AgentAudio",
         "smolagents.agent_types.AgentImage",
-        "._vendored_runtime.SpaceTool",
+        "._vendored_gradio.SpaceTool",
         "._vendored_runtime.NOT_GIVEN",
-        "._vendored_runtime.audio_result",
+        "._vendored_gradio.audio_result",
     }
+    package_files = (RUNTIME_FILE, GRADIO_FILE)
     annotations = MappingProxyType(
         {"parameter_order": "list[str]", "file_paths": "dict[str, list[str]]", "parameter_defaults": "dict[str, Any]"}
     )
@@ -116,12 +118,13 @@ class MCPSource(_Shipped):
     template = "mcp.py.j2"
     allowed_imports = _COMMON_IMPORTS | {
         "smolagents.Tool",
-        "._vendored_runtime.MCPSession",
-        "._vendored_runtime.MCPTool",
-        "._vendored_runtime.MCPToolError",
+        "._vendored_mcp.MCPSession",
+        "._vendored_mcp.MCPTool",
+        "._vendored_mcp.MCPToolError",
         "._vendored_runtime.NOT_GIVEN",
-        "._vendored_runtime.ToolList",
+        "._vendored_mcp.ToolList",
     }
+    package_files = (RUNTIME_FILE, MCP_FILE)
     annotations = MappingProxyType({"SERVER": "dict[str, Any]"})
     requirements = ("smolagents", "mcp")
     served_name_attribute = "mcp_name"
@@ -146,9 +149,10 @@ class LangChainSource(_Shipped):
     template = "langchain.py.j2"
     allowed_imports = _COMMON_IMPORTS | {
         "smolagents.Tool",
-        "._vendored_runtime.LangChainTool",
+        "._vendored_langchain.LangChainTool",
         "._vendored_runtime.NOT_GIVEN",
     }
+    package_files = (RUNTIME_FILE, LANGCHAIN_FILE)
     requirements = ("smolagents", "langchain-core")
 
     def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:

@@ -64,13 +64,20 @@ class ToolFile:
                     found[statement.name.value] = statement
         return found
 
+    @cached_property
+    def namespace_tool_classes(self) -> list[str]:
+        """The Tool classes left in the module's namespace once it ran, where smolagents' from_code looks:
+        a class the file deletes at its top level is not there."""
+        return [name for name in self.tool_classes if name not in self._deleted_names()]
+
     def choose(self, class_name: str | None) -> str:
         """The Tool class to read: `class_name`, or the only one there is.
 
-        Private classes (`_Name`) are helper bases, not the tool: a `vendorgen push`ed tool.py
-        holds the runtime's (`_SpaceTool`...) beside its one tool class.
+        Private classes (`_Name`) are helper bases, not the tool, and so are classes the file deletes
+        at its top level (smolagents' from_code never sees them): a `vendorgen push`ed tool.py holds
+        the runtime's base (`SpaceTool`..., deleted at its end; `_SpaceTool` before) beside its one tool class.
         """
-        names = list(self.tool_classes)
+        names = self.namespace_tool_classes
         if not names:
             raise SchemaError(f"{self.label} defines no subclass of smolagents' Tool")
         if class_name is None:
@@ -129,6 +136,19 @@ class ToolFile:
                 f" the code ({shown}); write it as a plain dict/list/str/number literal"
             ) from None
         return value
+
+    def _deleted_names(self) -> set[str]:
+        """The names a top-level `del` statement removes from the module's namespace."""
+        return {
+            self.tree.code_for_node(target.value)
+            for statement in self.tree.body
+            if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body
+            if isinstance(small, cst.Del)
+            for target in (
+                small.target.elements if isinstance(small.target, cst.Tuple) else [cst.Element(small.target)]
+            )
+        }
 
     def _names_bound_to_tool(self) -> set[str]:
         """How this file spells smolagents' Tool: `Tool`, an alias, or `smolagents.Tool` through a module import."""

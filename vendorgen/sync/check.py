@@ -18,7 +18,7 @@ class CheckResult:
     states: list[LocalState]
     extra: list[str]  # files that say they are vendored but that the lock does not list
     allow_edits: bool = False
-    runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.runtime_sync, vendorgen.serve)
+    runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.package.sync, vendorgen.package.serve)
 
     @property
     def failing(self) -> list[LocalState]:
@@ -32,10 +32,10 @@ class CheckResult:
 def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckResult:
     """The modules called `names` (default: all) compared with their files, and the extra files."""
     entries = workspace.read_lock()
-    from vendorgen import runtime_sync, serve
+    from vendorgen.package import serve, sync
 
     states = [local_state(workspace, entry) for entry in select(entries, names)]
-    runtime = tuple(runtime_sync.problems(workspace, entries, allow_edits)) + tuple(serve.problems(workspace, entries))
+    runtime = tuple(sync.problems(workspace, entries, allow_edits)) + tuple(serve.problems(workspace, entries))
     return CheckResult(states, extra_files(workspace, entries), allow_edits, runtime)
 
 

@@ -16,7 +16,7 @@ from vendorgen.project.workspace import LockEntry, Workspace
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated
-    from vendorgen.runtime_sync import RuntimeChanges
+    from vendorgen.package.sync import RuntimeChanges
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ def plan_update(
     New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`.
     `progress` wraps the entries for display.
     """
-    from vendorgen import runtime_sync
+    from vendorgen.package import sync
 
     reinspector = Reinspector(workspace, move_pins=True)
     steps, failures = [], []
@@ -104,7 +104,7 @@ def plan_update(
         after[step.entry.name] = step.new_entry
         pending.update({step.entry.path: step.text} if step.text is not None else {})
         pending.update({step.entry.schema: step.snapshot_text} if step.snapshot_text is not None else {})
-    return UpdatePlan(steps, failures, runtime_sync.plan(workspace, after.values(), merge=True, pending=pending))
+    return UpdatePlan(steps, failures, sync.plan(workspace, after.values(), merge=True, pending=pending))
 
 
 def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool) -> Step:
@@ -204,7 +204,7 @@ def apply_update(workspace: Workspace, steps: Sequence[Step], runtime: RuntimeCh
             workspace.commit(files, list(entries.values()))
             return
         # Planned again under the lock: another vendorgen may have added a module since `plan_update`.
-        from vendorgen import runtime_sync
+        from vendorgen.package import sync
 
-        runtime = runtime_sync.plan(workspace, entries.values(), merge=True, pending=files)
+        runtime = sync.plan(workspace, entries.values(), merge=True, pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)

@@ -1,12 +1,6 @@
-# The run-time code that the tools vendorgen vendored into this directory share.
 # Written by vendorgen 0.1.0: the same bytes in every project vendored with that version.
 # Do not edit it here: `vendorgen update` replaces it (and merges a local edit like any vendored file).
-"""What vendored tools share: the MCP session, the Gradio client and its files, the LangChain bridge.
-
-It needs smolagents; each part imports its source's client library (mcp, gradio_client,
-langchain-core, Pillow) only when it is first used, and works with the versions listed in
-`_NEEDS`. A combination that cannot work says so on the first call, in one line.
-"""
+"""What vendored MCP tools (mcp:) share: the session to their server, and results as Python values."""
 
 from __future__ import annotations
 
@@ -21,338 +15,15 @@ import os
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from smolagents import Tool
 
-# What each part needs, as pip would install it.
-_NEEDS = {
-    "mcp": "mcp>=1.10",
-    "gradio_client": "gradio_client>=1.8",
-    "langchain_core": "langchain-core>=0.3",
-    "PIL": "pillow",
-}
+from ._vendored_runtime import _given, _leaf, _needs, _reason, _VendoredTool
 
-
-@contextmanager
-def _needs(package: str) -> Iterator[None]:
-    """Imports of `package` inside; one that fails says in one line what to install."""
-    try:
-        yield
-    except ImportError as exc:
-        raise ImportError(
-            f"this vendored tool needs {_NEEDS[package]} (pip install '{_NEEDS[package]}'): {exc}"
-        ) from None
-
-
-def _reason(exc: BaseException | None) -> str:
-    """The first real error inside nested exception groups, as one line."""
-    exc = _leaf(exc)
-    text = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-def _leaf(exc: BaseException | None) -> BaseException | None:
-    """The first real error inside nested exception groups."""
-    inner = getattr(exc, "exceptions", None)
-    while inner:
-        exc = inner[0]
-        inner = getattr(exc, "exceptions", None)
-    return exc
-
-
-class _NotGiven:
-    def __repr__(self) -> str:
-        return "NOT_GIVEN"
-
-
-# The default of an optional argument whose default the source applies itself: an argument left
-# at NOT_GIVEN is not sent, while one given as None is sent as null. (smolagents calls forward with
-# only the arguments the model gave.) Typed Any so that it fits any annotation.
-NOT_GIVEN: Any = _NotGiven()
-
-
-def _given(arguments: dict[str, Any]) -> dict[str, Any]:
-    """`arguments` without the ones left at NOT_GIVEN."""
-    return {key: value for key, value in arguments.items() if value is not NOT_GIVEN}
-
-
-class _VendoredTool:
-    """What the runtime's tool classes add to smolagents' Tool: one validation, and `to_langchain`.
-
-    A mixin, not a Tool: smolagents wraps the __init__ of every Tool subclass to validate the tool
-    after it, and a class inherits its base's wrapped __init__, so each shared base that is a Tool
-    would validate every tool once more (four times for an MCP tool). Here only a class with a
-    forward of its own or inherited (a tool, not a shared base) gets smolagents' wrapper.
-    """
-
-    # What the mixed-in Tool provides (smolagents ships no type information).
-    name: str
-    description: str
-    inputs: dict[str, dict[str, Any]]
-    output_schema: dict[str, Any] | None
-    is_initialized: bool
-    forward: Callable[..., Any]
-    __call__: Callable[..., Any]
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        if cls.forward is Tool.forward:  # a shared base: skip Tool's wrapping
-            super(Tool, cls).__init_subclass__(**kwargs)
-        else:
-            super().__init_subclass__(**kwargs)
-
-    def to_langchain(self) -> Any:
-        """This tool as a LangChain StructuredTool with the same argument schema."""
-        with _needs("langchain_core"):
-            from langchain_core.tools import StructuredTool
-        properties = {}
-        for key, spec in self.inputs.items():
-            properties[key] = {k: v for k, v in spec.items() if k != "nullable"}
-            if properties[key]["type"] in ("image", "audio", "any"):
-                del properties[key]["type"]
-        required = [key for key, spec in self.inputs.items() if not spec.get("nullable")]
-        schema = {"type": "object", "properties": properties, "required": required}
-        try:
-            return StructuredTool.from_function(
-                func=lambda **arguments: self(**arguments),
-                name=self.name,
-                description=self.description,
-                args_schema=schema,
-            )
-        except (TypeError, ValueError):  # langchain-core before 0.3.36 takes only a pydantic model
-            return StructuredTool.from_function(
-                func=lambda **arguments: self(**arguments),
-                name=self.name,
-                description=self.description,
-                args_schema=_pydantic_model(self.name, schema),
-            )
-
-
-def _pydantic_model(name: str, schema: dict[str, Any]) -> Any:
-    """A pydantic model whose fields take any value, with `schema` as its JSON schema.
-
-    The values are checked by the tool itself; only the names, what is required and the
-    descriptions matter to LangChain.
-    """
-    from pydantic import ConfigDict, create_model
-
-    fields: dict[str, Any] = {key: (Any, ... if key in schema["required"] else None) for key in schema["properties"]}
-    config = ConfigDict(json_schema_extra=lambda model_schema: model_schema.update(schema))
-    return create_model(name, __config__=config, **fields)
-
-
-# -- Gradio apps (space:) ------------------------------------------------------------------------
-
-# The marker gradio_client looks for, at any depth of any argument, to upload a local file.
-_FILE_DATA = "gradio.FileData"
-
-
-class SpaceTool(_VendoredTool, Tool):
-    """A tool that calls one endpoint of a Gradio app; the client is created on the first call."""
-
-    src = ""
-    api_name = ""
-
-    def __init__(self, token: str | None = None) -> None:
-        super().__init__()
-        self.token = token
-        self.client: Any = None  # a gradio_client.Client once set up
-        # The file arguments of the calls in flight, by id: the only dicts gradio_client may upload.
-        self._uploads: set[int] = set()
-
-    def setup(self) -> None:
-        """Connect on first use: constructing the tool does no network I/O."""
-        import inspect
-
-        with _needs("gradio_client"):
-            from gradio_client import Client
-        token = _space_token(self.src, self.token)
-        # gradio_client 2 takes `token`, 1.x `hf_token`; False sends no token, not even a saved one.
-        keyword = "token" if "token" in inspect.signature(Client).parameters else "hf_token"
-        with _gradio_errors(self.src):
-            try:
-                self.client = Client(self.src, verbose=False, **{keyword: token})
-            except (ValueError, TypeError) as exc:  # an older gradio_client cannot read a Gradio 5+ app's API
-                raise ConnectionError(
-                    f"cannot read the API of the Gradio app {self.src} ({_reason(exc)}); "
-                    f"an app on Gradio 5 or later needs {_NEEDS['gradio_client']}, which this client may be older than"
-                ) from None
-        _guard_uploads(self.client, self._uploads)
-        self.is_initialized = True
-
-    # A generated class sets `parameter_order`, the wire names of its inputs in the app's order,
-    # `file_paths` where an input holds files ({name: [position as in `_files_at`, ...]}), and
-    # `parameter_defaults`, what an argument left at NOT_GIVEN is sent as: the app's default when
-    # the tool was vendored (pinned: the tool does not change with the app).
-    parameter_order: list[str] = []
-    parameter_defaults: dict[str, Any] = {}
-
-    def _predict(self, arguments: dict[str, Any]) -> Any:
-        """Call the endpoint with `arguments` (by wire name), sent by position in the app's order.
-
-        An argument left at NOT_GIVEN gets its pinned default. Only the positions `file_paths`
-        names upload files: a local path, an http(s) URL or a PIL image (saved to a temporary file,
-        deleted after the call).
-        """
-        if self.client is None:
-            self.setup()
-        values = [arguments[name] for name in self.parameter_order]
-        file_paths: dict[str, list[str]] = getattr(self, "file_paths", {})
-        temporary: list[str] = []
-        approved: list[dict[str, Any]] = []
-        try:
-            for index, name in enumerate(self.parameter_order):
-                if values[index] is NOT_GIVEN:
-                    if name not in self.parameter_defaults:  # a module written before defaults were pinned
-                        raise TypeError(
-                            f"{self.name}: no pinned default for {name}; `vendorgen update` regenerates the module"
-                        )
-                    values[index] = self.parameter_defaults[name]
-                    continue
-                for position in file_paths.get(name, ()):
-                    values[index] = _files_at(values[index], position, lambda item: _file(item, temporary, approved))
-            self._uploads.update(id(item) for item in approved)
-            with _gradio_errors(self.src):
-                return self.client.predict(*values, api_name=self.api_name)
-        finally:
-            self._uploads.difference_update(id(item) for item in approved)
-            for path in temporary:
-                os.remove(path)
-
-
-def _space_token(src: str, explicit: str | None) -> str | bool | None:
-    """The Hub token for `src`: the one passed in, for any host; else HF_TOKEN, only for the Hub.
-
-    A Space named owner/name, the Hub itself (the origin of HF_ENDPOINT, as huggingface_hub reads
-    it) and https *.hf.space get HF_TOKEN (None lets gradio_client read it, or the saved login);
-    any other origin gets False: no token at all.
-    """
-    if explicit:
-        return explicit
-    if "://" not in src:
-        return None
-    try:
-        target = urlsplit(src)
-        hub = urlsplit(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
-        origins = ((target.scheme, target.hostname, target.port), (hub.scheme, hub.hostname, hub.port))
-    except ValueError:  # a port that is not a number
-        return False
-    if target.hostname and origins[0] == origins[1]:
-        return None
-    space = target.scheme == "https" and target.port in (None, 443) and (target.hostname or "").endswith(".hf.space")
-    return None if space else False
-
-
-@contextmanager
-def _gradio_errors(src: str) -> Iterator[None]:
-    """An app that cannot be reached is a ConnectionError naming it, not an httpx traceback."""
-    import httpx
-
-    try:
-        yield
-    except (httpx.TransportError, OSError) as exc:
-        if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError)):
-            raise
-        raise ConnectionError(f"cannot reach the Gradio app {src}: {_reason(exc)}") from None
-
-
-def _files_at(value: Any, position: str, upload: Callable[[Any], Any]) -> Any:
-    """`value` with `upload` applied at `position`: "" the value itself, "[*]" each item of a
-    list, ".key" a property of an object, chained (".files[*]"). Missing parts are left alone."""
-    if value is None:
-        return value
-    if not position:
-        return upload(value)
-    if position.startswith("[*]"):
-        if isinstance(value, (list, tuple)):
-            return [_files_at(item, position[3:], upload) for item in value]
-        return value
-    key, rest = position[1:], ""
-    for index, char in enumerate(key):
-        if char in ".[":
-            key, rest = key[:index], key[index:]
-            break
-    if isinstance(value, dict) and key in value:
-        return {**value, key: _files_at(value[key], rest, upload)}
-    return value
-
-
-def _file(value: Any, temporary: list[str], approved: list[dict[str, Any]]) -> Any:
-    """A local path, an http(s) URL or a PIL image, as gradio_client sends a file."""
-    from gradio_client import handle_file
-
-    if hasattr(value, "save") and not isinstance(value, str):  # a PIL image
-        with tempfile.NamedTemporaryFile(suffix=".png", delete=False) as file:
-            value.save(file, format="PNG")
-        temporary.append(file.name)
-        value = file.name
-    data = handle_file(str(value))
-    approved.append(data)
-    return data
-
-
-def _guard_uploads(client: Any, uploads: set[int]) -> None:
-    """Let gradio_client upload only the dicts in `uploads` (by id), the declared file arguments.
-
-    gradio_client uploads every dict shaped like FileData at any depth of any argument; a model
-    could put `{"path": "~/.ssh/id_rsa", "meta": {"_type": "gradio.FileData"}}` in a JSON argument.
-    Any other such dict is hidden from its upload step and sent as the data it is.
-    """
-    endpoints = client.endpoints.values() if isinstance(client.endpoints, dict) else client.endpoints
-    for endpoint in endpoints:
-        process = getattr(endpoint, "process_input_files", None)
-        if process is not None:  # endpoints of Gradio 3 apps upload by component type instead
-            endpoint.process_input_files = _guarded(process, uploads)
-
-
-class _Hidden:
-    """A FileData-shaped dict that is not a declared file argument, out of gradio_client's sight."""
-
-    def __init__(self, value: dict[str, Any]) -> None:
-        self.value = value
-
-
-def _guarded(process: Callable[..., tuple[Any, ...]], uploads: set[int]) -> Callable[..., tuple[Any, ...]]:
-    def hide(value: Any) -> Any:
-        if isinstance(value, dict):
-            meta = value.get("meta")
-            if isinstance(meta, dict) and meta.get("_type") == _FILE_DATA and id(value) not in uploads:
-                return _Hidden(value)
-            return {key: hide(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [hide(item) for item in value]
-        return value
-
-    def show(value: Any) -> Any:
-        if isinstance(value, _Hidden):
-            return value.value
-        if isinstance(value, dict):
-            return {key: show(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [show(item) for item in value]
-        return value
-
-    def process_input_files(*data: Any) -> tuple[Any, ...]:
-        return tuple(show(item) for item in process(*(hide(item) for item in data)))
-
-    return process_input_files
-
-
-def audio_result(value: Any) -> Any:
-    """An audio output as AgentAudio; its file path where AgentAudio cannot load (no smolagents[audio])."""
-    from smolagents.agent_types import AgentAudio
-
-    try:
-        return AgentAudio(value)
-    except ModuleNotFoundError:
-        return value
-
-
-# -- MCP servers (mcp:) --------------------------------------------------------------------------
+_SDK = "mcp>=1.10"  # as pip spells it
 
 
 class MCPToolError(RuntimeError):
@@ -599,7 +270,7 @@ class _MCPSDK:
     """What differs between mcp 1.x and 2.x, found once by looking at what is there."""
 
     def __init__(self) -> None:
-        with _needs("mcp"):
+        with _needs(_SDK):
             from mcp import types
             from mcp.shared import exceptions
 
@@ -653,6 +324,13 @@ class _ClosesSession:
         self.close()
 
 
+# Set by the vendored MCP server (_vendored_server.py) around a call of an MCP tool: the tool's forward() runs,
+# but its _call hands back the request, which the server awaits on its own event loop.
+_hand_back: contextvars.ContextVar[Callable[[Any, dict[str, Any]], Any] | None] = contextvars.ContextVar(
+    "_hand_back", default=None
+)
+
+
 class MCPTool(_ClosesSession, _VendoredTool, Tool):
     """A tool of an MCP server: calls it through `session` (shared by its module) and converts the result."""
 
@@ -667,10 +345,11 @@ class MCPTool(_ClosesSession, _VendoredTool, Tool):
     def _call(self, arguments: dict[str, Any]) -> Any:
         """Call the tool with its wire names; an argument left at NOT_GIVEN is not sent.
 
-        Inside `handing_back()` the call is not made: it comes back as an MCPRequest to await.
+        Where `_hand_back` is set, the call is not made: it is handed back unsent, as `_hand_back` makes it.
         """
-        if _handing_back.get():
-            return MCPRequest(self, _given(arguments))
+        hand_back = _hand_back.get()
+        if hand_back is not None:
+            return hand_back(self, _given(arguments))
         return self._value(self.session.call(self.mcp_name, _given(arguments), self.timeout))
 
     def _value(self, result: Any) -> Any:
@@ -714,38 +393,6 @@ class MCPTool(_ClosesSession, _VendoredTool, Tool):
             return texts[0]
 
 
-# Set by the vendored MCP server (_vendored_server.py) around a call of an MCP tool: the tool's forward()
-# runs, but its _call hands back the request, which the server awaits on its own event loop.
-_handing_back: contextvars.ContextVar[bool] = contextvars.ContextVar("_handing_back", default=False)
-
-
-@contextmanager
-def handing_back() -> Iterator[None]:
-    """Inside, an MCP tool called returns an MCPRequest instead of calling its server."""
-    token = _handing_back.set(True)
-    try:
-        yield
-    finally:
-        _handing_back.reset(token)
-
-
-class MCPRequest:
-    """An MCP tool's call, not yet made: `await request.send()` (or `answer()`) makes it on the running event loop."""
-
-    def __init__(self, tool: MCPTool, arguments: dict[str, Any]) -> None:
-        self.tool = tool
-        self.arguments = arguments
-
-    async def send(self) -> Any:
-        """The tool's value, as calling it would return it."""
-        return self.tool._value(await self.answer())
-
-    async def answer(self) -> Any:
-        """The server's CallToolResult as it sent it: every content item with its own type."""
-        tool = self.tool
-        return await tool.session.call_here(tool.mcp_name, self.arguments, tool.timeout)
-
-
 class ToolList(_ClosesSession, list):  # type: ignore[type-arg]
     """The tools of a module's `tools()`: a list that also closes their session (close(), or `with`)."""
 
@@ -779,7 +426,7 @@ def _content_value(item: Any) -> Any:
         data = base64.b64decode(item.data)
         image_format = _IMAGE_FORMATS.get((_field(item, "mimeType") or "").lower())
         if image_format is not None:
-            with _needs("PIL"):
+            with _needs("pillow"):
                 from PIL import Image
             try:
                 opened = Image.open(io.BytesIO(data), formats=[image_format])
@@ -807,57 +454,3 @@ def _temporary_file(data: bytes, mime_type: str | None) -> str:
     with tempfile.NamedTemporaryFile(suffix=suffix, delete=False) as file:
         file.write(data)
     return file.name
-
-
-# -- LangChain tools (langchain:) ----------------------------------------------------------------
-
-
-class LangChainTool(_VendoredTool, Tool):
-    """A LangChain tool of the user's own code: found by name in what the module's source gives."""
-
-    lc_name = ""
-    # A generated class sets `is_async = True` when only `.ainvoke()` runs its tool (made from a coroutine alone).
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._lc_tool: Any = None
-
-    def _invoke(self, source: Any, arguments: dict[str, Any]) -> Any:
-        """Run the tool with its LangChain argument names; an argument left at NOT_GIVEN is not sent."""
-        if self._lc_tool is None:
-            found = [tool for tool in langchain_tools(source) if tool.name == self.lc_name]
-            if not found:
-                raise LookupError(f"{self.name}: its LangChain source no longer gives a tool named {self.lc_name}")
-            self._lc_tool = found[0]
-        if getattr(self, "is_async", False):
-            return _run_coroutine(self._lc_tool.ainvoke(_given(arguments)))
-        return self._lc_tool.invoke(_given(arguments))
-
-
-def _run_coroutine(coroutine: Any) -> Any:
-    """Run `coroutine` to its end from synchronous code: in a new event loop, or on a thread of
-    its own when this thread already runs one (an agent inside async code)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coroutine)
-    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="langchain-ainvoke") as pool:
-        return pool.submit(asyncio.run, coroutine).result()
-
-
-def langchain_tools(value: Any) -> list[Any]:
-    """The tools a BaseTool, BaseTool class, toolkit (or its class), list of tools, or factory gives."""
-    with _needs("langchain_core"):
-        from langchain_core.tools import BaseTool, BaseToolkit
-
-    if isinstance(value, type):
-        value = value()
-    elif not isinstance(value, (BaseTool, BaseToolkit, list, tuple)) and callable(value):
-        value = value()
-        if isinstance(value, type):
-            value = value()
-    if isinstance(value, BaseToolkit):
-        return list(value.get_tools())
-    if isinstance(value, BaseTool):
-        return [value]
-    return list(value)

@@ -1,13 +1,10 @@
 """The vendored tools of this package as one MCP server: `python -m <package>._vendored_server`.
 
-It serves what was reviewed: each tool under its vendored name, description and schemas,
-called through its vendored class. Before the first call into an upstream MCP server on a
-connection, the server's listing is compared with the definitions pinned below (sha256 of
-each tool's description and input schema as vendored); a tool whose definition changed
-is refused, naming the change, unless the server runs with --allow-drift.
-
-Needs the mcp SDK (1.10+; uvicorn and starlette, installed with it, for streamable-http)
-and what the served tools need; not vendorgen.
+It serves what was reviewed: each tool under its vendored name, description and schemas, called through
+its vendored class. Before the first call into an upstream MCP server on a connection, the server's listing
+is compared with the definitions pinned below (sha256 of each tool's description and input schema as
+vendored); a tool whose definition changed is refused, naming the change, unless run with --allow-drift.
+Needs the mcp SDK 1.10+ (with uvicorn and starlette for streamable-http) and what the tools need.
 """
 
 from __future__ import annotations
@@ -24,7 +21,7 @@ import os
 import sys
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 # smolagents input types that JSON Schema has no name for: what a client sends instead.
 _MEDIA_INPUT = "a file path, an http(s) URL or a data: URI"
@@ -36,6 +33,15 @@ def _runtime() -> Any:
     from . import _vendored_runtime
 
     return _vendored_runtime
+
+
+def _mcp_runtime() -> Any:
+    """The MCP part of the runtime beside this file, once a served module imported it (None: no MCP tool here)."""
+    return sys.modules.get(f"{__package__}._vendored_mcp")
+
+
+def _is_mcp_tool(tool: Any) -> bool:
+    return isinstance(tool, getattr(_mcp_runtime(), "MCPTool", ()))
 
 
 def definition_hashes(description: Any, input_schema: Any) -> dict[str, str]:
@@ -82,7 +88,7 @@ class Pins:
         """Why `tool` must not be called now, or None: its upstream definition changed since it was vendored."""
         import asyncio
 
-        if self.allow_drift or not isinstance(tool, _runtime().MCPTool):
+        if self.allow_drift or not _is_mcp_tool(tool):
             return None
         pinned = self.pinned.get(tool.name)
         if pinned is None:
@@ -146,7 +152,7 @@ async def _pages(client: Any, where: str) -> dict[str, dict[str, str]]:
             if size > _LISTING_BYTES:
                 raise ToolRefused(f"the MCP server {where} lists more than {_LISTING_BYTES:,} bytes of tools")
             listing[raw["name"]] = definition_hashes(raw.get("description"), raw.get("inputSchema"))
-        cursor = _runtime()._field(result, "nextCursor")
+        cursor = _mcp_runtime()._field(result, "nextCursor")
         if not cursor:
             return listing
     raise ToolRefused(f"the MCP server {where} lists its tools in more than {_LISTING_PAGES:,} pages")
@@ -192,7 +198,7 @@ class Toolset:
         import anyio
 
         try:
-            if isinstance(self.tools.get(name), _runtime().MCPTool):
+            if _is_mcp_tool(self.tools.get(name)):
                 tool, checked = self._checked(name, arguments)
                 refusal = await self.pins.refusal(tool)
                 if refusal:
@@ -231,17 +237,19 @@ class Toolset:
                 arguments[key] = _data_uri_image(arguments[key])
         return tool, arguments
 
-    def _request(self, tool: Any, arguments: dict[str, Any]) -> Any:
+    def _request(self, tool: Any, arguments: dict[str, Any]) -> MCPRequest | None:
         """The MCP tool's call as its forward() hands it back, unsent; None if forward() was edited to use the value."""
-        runtime = _runtime()
         if type(tool) in self.uses_its_value:
             return None
-        with runtime.handing_back():  # forward() runs here and hands back its request, unsent
-            try:
-                request = tool(**arguments)
-            except Exception:  # an edited forward() that used the value: it runs for real in _served
-                request = None
-        if isinstance(request, runtime.MCPRequest):
+        hand_back = _mcp_runtime()._hand_back
+        handing_back = hand_back.set(MCPRequest)  # forward() runs here and hands back its request, unsent
+        try:
+            request = tool(**arguments)
+        except Exception:  # an edited forward() that used the value: it runs for real in _served
+            request = None
+        finally:
+            hand_back.reset(handing_back)
+        if isinstance(request, MCPRequest):
             return request
         self.uses_its_value.add(type(tool))
         return None
@@ -262,14 +270,26 @@ def _passed_on(tool: Any, result: Any) -> tuple[list[Any], Any]:
     """An upstream MCP tool's answer as the client gets it: each content item as the upstream sent it (text,
     image, audio, resource link, embedded resource, with its URI and MIME type); structured content where
     the tool has an output schema. An error answer raises MCPToolError with the upstream's text."""
-    if _runtime()._field(result, "isError") or getattr(tool, "output_schema", None):
+    if _mcp_runtime()._field(result, "isError") or getattr(tool, "output_schema", None):
         value = tool._value(result)
         return list(result.content), value if isinstance(value, dict) else None
     return list(result.content), None
 
 
+class MCPRequest(NamedTuple):
+    """An MCP tool's call that its forward() handed back unsent, to make on the server's event loop."""
+
+    tool: Any
+    arguments: dict[str, Any]
+
+    async def answer(self) -> Any:
+        """The upstream's CallToolResult as it sent it: every content item with its own type."""
+        tool = self.tool
+        return await tool.session.call_here(tool.mcp_name, self.arguments, tool.timeout)
+
+
 def _data_uri_image(uri: str) -> Any:
-    with _runtime()._needs("PIL"):
+    with _runtime()._needs("pillow"):
         from PIL import Image
     header, _, data = uri.partition(",")
     raw = base64.b64decode(data) if header.endswith(";base64") else data.encode()
@@ -325,7 +345,7 @@ def build_server(toolset: Toolset) -> Any:
     """The mcp SDK's low-level server over `toolset`: a failure is an isError result, never a crash."""
     from pydantic import TypeAdapter
 
-    with _runtime()._needs("mcp"):
+    with _runtime()._needs("mcp>=1.10"):
         from mcp import types
         from mcp.server.lowlevel import Server
 

@@ -6,7 +6,7 @@ vendorgen) followed by what this project serves: an import of each locked module
 classes (read from the files the lock checks) and, for MCP tools, the pinned hashes of the
 upstream definitions in the committed snapshots. Only identifiers and hex digests are
 written there, never remote text. It is rewritten whenever the lock says otherwise, and the
-lock owns it like the runtime beside it: a `[[runtime]]` entry (vendorgen.runtime_sync).
+lock owns it like the run-time files beside it: a `[[runtime]]` entry (vendorgen.package.sync).
 """
 
 from __future__ import annotations
@@ -20,17 +20,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from vendorgen import naming, runtime, sources
+from vendorgen import naming, sources
 from vendorgen.project.config import GENERATOR
 from vendorgen.errors import UsageError
-from vendorgen.project.paths import SERVER_FILE
-from vendorgen.runtime import RuntimeEntry
+from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE
 from vendorgen.project.hashing import sha256_text
+from vendorgen.package import files
+from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.workspace import LOCK_NAME, LockEntry, Workspace
 
 FILE_NAME = SERVER_FILE
 MODULE = FILE_NAME.removesuffix(".py")
-_SHIPPED = Path(__file__).resolve().parent / FILE_NAME
+_SHIPPED = files.SHIPPED / FILE_NAME
 _HEADER = """\
 # The MCP server of the tools vendorgen vendored into this directory: python -m {package}.{module}
 # Written by vendorgen {version}; `vendorgen serve` rewrites it from vendorgen.lock, `vendorgen check` compares.
@@ -59,7 +60,7 @@ def server_module(
     `pending`: files about to be written (root-relative path -> text), read instead of the disk's.
     """
     from vendorgen import __version__
-    from vendorgen._vendored_server import definition_hashes
+    from vendorgen.package.shipped._vendored_server import definition_hashes
 
     if not entries:
         raise UsageError("nothing vendored yet, so nothing to serve; try `vendorgen add --help`")
@@ -155,33 +156,34 @@ def _string_attributes(node: ast.ClassDef) -> dict[str, str]:
 def write(workspace: Workspace, module: ServerModule) -> bool:
     """Write the server module if it or its lock entry differs; True when it changed.
 
-    The lock owns it like the runtime beside it (a `[[runtime]]` entry): written through
+    The lock owns it like the run-time files beside it (a `[[runtime]]` entry): written through
     `Workspace.commit`, so never half-written, never through a link, and deleted by `remove`
     with the last module beside it.
     """
     written = RuntimeEntry(module.path, sha256_text(module.text), GENERATOR)
     with workspace.mutex():
-        files = workspace.read_runtimes()
+        locked = workspace.read_runtimes()
         on_disk = workspace.read_file(module.path)
-        if on_disk == module.text and written in files:
+        if on_disk == module.text and written in locked:
             return False
-        if not workspace.project.exists(runtime.path_beside(module.path)):
-            raise UsageError(f"{module.path} needs {runtime.path_beside(module.path)}: `vendorgen update` writes it")
-        owned = any(entry.path == module.path for entry in files)
+        core = files.path_beside(module.path, RUNTIME_FILE)
+        if not workspace.project.exists(core):
+            raise UsageError(f"{module.path} needs {core}: `vendorgen update` writes it")
+        owned = any(entry.path == module.path for entry in locked)
         if on_disk is not None and not owned and not on_disk.startswith(_HEADER_START):
             raise UsageError(f"{module.path} exists and was not written by vendorgen; move it")
-        others = [entry for entry in files if entry.path != module.path]
+        others = [entry for entry in locked if entry.path != module.path]
         workspace.commit({module.path: module.text}, workspace.read_lock(), runtimes=[*others, written])
     return True
 
 
 def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
     """What `check` says about the server module: missing, out of step with the lock, or not its hash."""
-    locked = {entry.path: entry for entry in workspace.read_runtimes() if runtime.is_server(entry.path)}
+    locked = {entry.path: entry for entry in workspace.read_runtimes() if files.is_server(entry.path)}
     if not entries:
         left = workspace.relative(workspace.root / workspace.config.output_dir / FILE_NAME)
         return [f"{left}: nothing vendored is left to serve; delete it"] if workspace.project.exists(left) else []
-    paths = {runtime.path_beside(entry.path, FILE_NAME) for entry in entries}
+    paths = {files.path_beside(entry.path, FILE_NAME) for entry in entries}
     if not locked and not any(workspace.project.exists(path) for path in paths):
         return []  # never served here: nothing to read
     try:

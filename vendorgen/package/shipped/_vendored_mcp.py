@@ -1,0 +1,456 @@
+# Written by vendorgen 0.1.0: the same bytes in every project vendored with that version.
+# Do not edit it here: `vendorgen update` replaces it (and merges a local edit like any vendored file).
+"""What vendored MCP tools (mcp:) share: the session to their server, and results as Python values."""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import base64
+import concurrent.futures
+import contextvars
+import io
+import json
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from smolagents import Tool
+
+from ._vendored_runtime import _given, _leaf, _needs, _reason, _VendoredTool
+
+_SDK = "mcp>=1.10"  # as pip spells it
+
+
+class MCPToolError(RuntimeError):
+    """The server reported the tool call as failed (isError, or a protocol error); the message is the server's."""
+
+
+class MCPSession:
+    """The one connection to an MCP server that every tool of a vendored module shares.
+
+    Opened on the first call, on a private event-loop thread that serves calls from any thread;
+    reconnected once if the server went away; closed by close(), or when the process exits.
+    """
+
+    def __init__(self, server: dict[str, Any], connect_timeout: float) -> None:
+        self.server = server  # the module's SERVER, read each time a connection opens
+        self.connect_timeout = connect_timeout
+        self.lock = threading.Lock()
+        # (event loop, its thread, the mcp ClientSession, the event that stops it), or None.
+        self.connection: tuple[Any, Any, Any, Any] | None = None
+        self.exit_hook = False
+        # The connection on a caller's event loop (call_here): a future of (client, stop event), and its task.
+        self.local: Any = None
+        self.local_task: Any = None
+
+    def call(self, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
+        """Send tools/call and return the raw CallToolResult; reconnect once if the server went away."""
+        sdk = _mcp_sdk()
+        error: BaseException | None = None
+        for _attempt in range(2):
+            connection = self.open()
+            loop, _, client, _ = connection
+            future = asyncio.run_coroutine_threadsafe(sdk.call_tool(client, name, arguments, timeout), loop)
+            try:
+                return future.result()
+            except Exception as exc:
+                error = self._failure(exc, name, timeout)
+            self.drop(connection)  # the server went away: reconnect once
+        raise ConnectionError(f"lost the MCP server {self.describe()} and could not get it back: {_reason(error)}")
+
+    async def call_here(self, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
+        """call() for a coroutine: over a connection on the running event loop, with no thread in between.
+
+        The vendored MCP server (_vendored_server.py) awaits its MCP tools' calls so. That connection
+        is its own, opened on the first such call and closed with the loop; call() keeps using its thread.
+        """
+        sdk = _mcp_sdk()
+        error: BaseException | None = None
+        for _attempt in range(2):
+            opening = self._opening()
+            client, stop = await self._opened(opening)
+            try:
+                return await sdk.call_tool(client, name, arguments, timeout)
+            except Exception as exc:
+                error = self._failure(exc, name, timeout)
+            if self.local is opening:  # the server went away: reconnect once
+                self.local = None
+            stop.set()
+        raise ConnectionError(f"lost the MCP server {self.describe()} and could not get it back: {_reason(error)}")
+
+    async def here(self) -> tuple[Any, Any]:
+        """(client, stop event) of the connection on the running loop, opened now if there is none."""
+        return await self._opened(self._opening())
+
+    def _opening(self) -> Any:
+        """The future of the connection on the running loop; it starts opening now if there is none."""
+        loop = asyncio.get_running_loop()
+        if self.local is None or self.local.get_loop() is not loop:
+            transport = self.transport()  # reads the environment: a missing variable is the caller's error
+            self.local = loop.create_future()  # concurrent callers wait for this one connection
+            self.local_task = loop.create_task(self.serve(transport, self.local))
+        return self.local
+
+    async def _opened(self, opening: Any) -> tuple[Any, Any]:
+        if opening.done() and not opening.cancelled() and opening.exception() is None:
+            return opening.result()  # type: ignore[no-any-return]  # open: every call after the first, no timer
+        try:
+            return await asyncio.wait_for(asyncio.shield(opening), self.connect_timeout * 2 + 10)  # type: ignore[no-any-return]
+        except Exception as exc:
+            if self.local is opening:
+                self.local = None
+            raise self._cannot_connect(exc) from None
+
+    def _cannot_connect(self, exc: BaseException) -> Exception:
+        if isinstance(_leaf(exc), (TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError)):
+            return TimeoutError(f"the MCP server {self.describe()} did not answer within {self.connect_timeout} s")
+        return ConnectionError(f"cannot connect to the MCP server {self.describe()}: {_reason(exc)}")
+
+    def _failure(self, exc: Exception, name: str, timeout: float | None) -> BaseException:
+        """What a failed call raises; returns the error instead when the server went away (so reconnect)."""
+        sdk = _mcp_sdk()
+        import anyio  # installed with mcp
+
+        if isinstance(exc, sdk.error_type):
+            code, message = sdk.error_of(exc)
+            if code in sdk.timeout_codes:
+                raise TimeoutError(f"the MCP tool {name} did not answer within {timeout} s") from None
+            if code != sdk.connection_closed and message != "Session terminated":
+                raise MCPToolError(f"{name}: {message}") from exc
+            return exc
+        gone = (
+            anyio.ClosedResourceError,
+            anyio.BrokenResourceError,
+            anyio.EndOfStream,
+            concurrent.futures.CancelledError,
+        )
+        if isinstance(exc, gone):
+            return exc
+        raise exc
+
+    def open(self) -> tuple[Any, Any, Any, Any]:
+        """The live connection, opened now if there is none."""
+        with self.lock:
+            if self.connection is not None and self.connection[1].is_alive():
+                return self.connection
+            if self.connection is not None:
+                self.stop(self.connection)
+                self.connection = None
+            # Reads the environment now, so a missing variable shows in the caller's thread.
+            transport = self.transport()
+            loop = asyncio.new_event_loop()
+            ready: concurrent.futures.Future[Any] = concurrent.futures.Future()
+            thread = threading.Thread(target=self.run, args=(loop, transport, ready), name="mcp-session", daemon=True)
+            thread.start()
+            try:
+                client, stop = ready.result(self.connect_timeout * 2 + 10)
+            except Exception as exc:
+                raise self._cannot_connect(exc) from None
+            self.connection = (loop, thread, client, stop)
+            if not self.exit_hook:
+                atexit.register(self.close)
+                self.exit_hook = True
+            return self.connection
+
+    def run(self, loop: Any, transport: Any, ready: Any) -> None:
+        """The session thread: serve until stopped, then cancel what is left so no caller waits forever."""
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self.serve(transport, ready))
+        finally:
+            tasks = asyncio.all_tasks(loop)
+            for task in tasks:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+    async def serve(self, transport: Any, ready: Any) -> None:
+        from mcp import ClientSession
+
+        stop = asyncio.Event()
+        try:
+            async with transport as streams, ClientSession(streams[0], streams[1]) as client:
+                await asyncio.wait_for(client.initialize(), self.connect_timeout)
+                ready.set_result((client, stop))
+                await stop.wait()
+        except BaseException as exc:  # the connection ended: tell whoever is still waiting for it
+            if not ready.done():
+                ready.set_exception(exc if isinstance(exc, Exception) else ConnectionError(repr(exc)))
+
+    def drop(self, connection: tuple[Any, Any, Any, Any]) -> None:
+        """Forget a connection that failed, unless another thread already replaced it."""
+        with self.lock:
+            if self.connection is not connection:
+                return
+            self.connection = None
+        self.stop(connection)
+
+    def close(self) -> None:
+        """Close the connection (a stdio server's process ends); the next call opens a new one."""
+        with self.lock:
+            connection, self.connection = self.connection, None
+        if connection is not None:
+            self.stop(connection)
+
+    def stop(self, connection: tuple[Any, Any, Any, Any]) -> None:
+        loop, thread, _, stop = connection
+        try:
+            loop.call_soon_threadsafe(stop.set)
+        except RuntimeError:  # its loop is already closed
+            pass
+        if thread is not threading.current_thread():
+            thread.join(self.connect_timeout)
+
+    def transport(self) -> Any:
+        """The mcp SDK client for the server, not yet connected."""
+        server = self.server
+        _mcp_sdk()  # mcp is there
+        if server["transport"] == "stdio":
+            from mcp import StdioServerParameters
+            from mcp.client.stdio import stdio_client
+
+            missing = [name for name in server["env"] if name not in os.environ]
+            if missing:
+                raise RuntimeError(
+                    f"set {', '.join(missing)} in the environment: the MCP server {self.describe()} needs it"
+                )
+            env = {name: os.environ[name] for name in server["env"]}
+            argv = [server["command"], *server["args"]]
+            if server.get("project_paths"):
+                root = _project_root()
+                for index in server["project_paths"]:
+                    if isinstance(index, int) and 0 <= index < len(argv):
+                        argv[index] = str(root / argv[index])
+            command = sys.executable if argv[0] in ("python", "python3") else argv[0]
+            return stdio_client(StdioServerParameters(command=command, args=argv[1:], env=env))
+        if server["transport"] == "sse":
+            from mcp.client.sse import sse_client
+
+            return sse_client(server["url"], timeout=self.connect_timeout)
+        import mcp.client.streamable_http as streamable_http
+
+        # mcp 1.24 renamed streamablehttp_client (2.x only has the new name); older releases only have the old one.
+        connect = getattr(streamable_http, "streamable_http_client", None) or streamable_http.streamablehttp_client
+        return connect(server["url"])
+
+    def describe(self) -> str:
+        if self.server["transport"] == "stdio":
+            return " ".join([self.server["name"] or self.server["command"], "(stdio)"])
+        return str(self.server["url"])
+
+
+# What marks a project's root, as vendorgen finds it: the lock that owns the vendored modules
+# first, else the nearest of these.
+_LOCK = "vendorgen.lock"
+_ROOT_MARKERS = (_LOCK, "pyproject.toml", ".git")
+
+
+def _project_root() -> Path:
+    """The project this runtime was vendored into: the nearest directory above it holding
+    vendorgen.lock (which owns it), else the nearest holding a project marker.
+
+    A stdio server's paths inside the project are stored relative to that root, so the tools
+    start the same server wherever the agent runs.
+    """
+    here = Path(__file__).resolve().parent
+    for markers in ((_LOCK,), _ROOT_MARKERS):
+        for directory in (here, *here.parents):
+            if any((directory / marker).exists() for marker in markers):
+                return directory
+    return here.parent
+
+
+class _MCPSDK:
+    """What differs between mcp 1.x and 2.x, found once by looking at what is there."""
+
+    def __init__(self) -> None:
+        with _needs(_SDK):
+            from mcp import types
+            from mcp.shared import exceptions
+
+        self.types = types
+        self.two = not hasattr(exceptions, "McpError")  # mcp 2 renamed it MCPError
+        self.error_type: type[Exception] = getattr(exceptions, "MCPError" if self.two else "McpError")
+        self.connection_closed = types.CONNECTION_CLOSED
+        # A request timed out: 408 in mcp 1.x, REQUEST_TIMEOUT in 2.x.
+        self.timeout_codes = {408, getattr(types, "REQUEST_TIMEOUT", 408)}
+
+    def error_of(self, exc: Exception) -> tuple[int, str]:
+        error = exc.error  # type: ignore[attr-defined]
+        return error.code, error.message
+
+    async def call_tool(self, client: Any, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
+        """tools/call without the SDK's own output-schema check (which lists every tool first)."""
+        types = self.types
+        request = types.CallToolRequest(
+            method="tools/call", params=types.CallToolRequestParams(name=name, arguments=arguments)
+        )
+        if self.two:  # seconds as a float, the request itself
+            return await client.send_request(request, types.CallToolResult, timeout)
+        from datetime import timedelta
+
+        wait = None if timeout is None else timedelta(seconds=timeout)
+        return await client.send_request(types.ClientRequest(request), types.CallToolResult, wait)
+
+
+_sdk: _MCPSDK | None = None
+
+
+def _mcp_sdk() -> _MCPSDK:
+    global _sdk
+    if _sdk is None:
+        _sdk = _MCPSDK()
+    return _sdk
+
+
+class _ClosesSession:
+    """close(), or the end of a `with` block, closes `session`; the next call opens a new one."""
+
+    session: MCPSession
+
+    def close(self) -> None:
+        self.session.close()
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+
+# Set by the vendored MCP server (_vendored_server.py) around a call of an MCP tool: the tool's forward() runs,
+# but its _call hands back the request, which the server awaits on its own event loop.
+_hand_back: contextvars.ContextVar[Callable[[Any, dict[str, Any]], Any] | None] = contextvars.ContextVar(
+    "_hand_back", default=None
+)
+
+
+class MCPTool(_ClosesSession, _VendoredTool, Tool):
+    """A tool of an MCP server: calls it through `session` (shared by its module) and converts the result."""
+
+    mcp_name = ""
+    # A generated class sets `result_key` when the server wraps a plain value as {result_key: value}
+    # in structuredContent (FastMCP): the tool returns the value.
+
+    def __init__(self, timeout: float | None) -> None:
+        super().__init__()
+        self.timeout = timeout
+
+    def _call(self, arguments: dict[str, Any]) -> Any:
+        """Call the tool with its wire names; an argument left at NOT_GIVEN is not sent.
+
+        Where `_hand_back` is set, the call is not made: it is handed back unsent, as `_hand_back` makes it.
+        """
+        hand_back = _hand_back.get()
+        if hand_back is not None:
+            return hand_back(self, _given(arguments))
+        return self._value(self.session.call(self.mcp_name, _given(arguments), self.timeout))
+
+    def _value(self, result: Any) -> Any:
+        """The tool's value from the server's CallToolResult; an isError result raises MCPToolError."""
+        if _field(result, "isError"):
+            texts = [item.text for item in result.content if item.type == "text"]
+            raise MCPToolError(" ".join(texts) or f"{self.mcp_name} failed and said nothing")
+        result_key = getattr(self, "result_key", None)
+        if result_key is not None:
+            return self._unwrapped(result, result_key)
+        if self.output_schema is not None:
+            structured = _field(result, "structuredContent")
+            if isinstance(structured, dict):
+                return structured
+            # Servers from before structured output send the JSON as text.
+            for item in result.content:
+                if item.type == "text":
+                    try:
+                        value = json.loads(item.text)
+                    except ValueError:
+                        continue
+                    if isinstance(value, dict):
+                        return value
+            raise MCPToolError(f"{self.mcp_name} returned no structured content")
+        values = [_content_value(item) for item in result.content]
+        if not values:
+            return None
+        return values[0] if len(values) == 1 else values
+
+    def _unwrapped(self, result: Any, key: str) -> Any:
+        """The value the server wrapped as {key: value}; from the text item if it sent no structured content."""
+        structured = _field(result, "structuredContent")
+        if isinstance(structured, dict) and key in structured:
+            return structured[key]
+        texts = [item.text for item in result.content if item.type == "text"]
+        if len(texts) != 1:
+            raise MCPToolError(f"{self.mcp_name} returned no {key!r} value")
+        try:
+            return json.loads(texts[0])
+        except ValueError:
+            return texts[0]
+
+
+class ToolList(_ClosesSession, list):  # type: ignore[type-arg]
+    """The tools of a module's `tools()`: a list that also closes their session (close(), or `with`)."""
+
+    def __init__(self, session: MCPSession, tools: list[Tool]) -> None:
+        super().__init__(tools)
+        self.session = session
+
+
+# The image formats an MCP image item is opened as, by MIME type: only these PIL plugins run
+# (others, like PostScript, would start external programs).
+_IMAGE_FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/jpg": "JPEG", "image/gif": "GIF",
+                  "image/webp": "WEBP", "image/bmp": "BMP", "image/tiff": "TIFF"}  # fmt: skip
+
+
+def _field(value: Any, name: str) -> Any:
+    """A field of an mcp result by its protocol name: mcp 1.x spells it so (isError), 2.x in snake case (is_error)."""
+    if hasattr(value, name):
+        return getattr(value, name)
+    return getattr(value, "".join(f"_{c.lower()}" if c.isupper() else c for c in name))
+
+
+def _content_value(item: Any) -> Any:
+    """One content item: text as str, an image as a PIL image, audio as a file path.
+
+    An image PIL is not allowed to or cannot open, and audio, are written to a temporary file
+    named after the MIME type, which the caller owns (delete it when done).
+    """
+    if item.type == "text":
+        return item.text
+    if item.type == "image":
+        data = base64.b64decode(item.data)
+        image_format = _IMAGE_FORMATS.get((_field(item, "mimeType") or "").lower())
+        if image_format is not None:
+            with _needs("pillow"):
+                from PIL import Image
+            try:
+                opened = Image.open(io.BytesIO(data), formats=[image_format])
+                opened.load()
+                return opened
+            except Exception:  # PIL cannot read it (a bad checksum...): the file, untouched
+                pass
+        return _temporary_file(data, _field(item, "mimeType"))
+    if item.type == "audio":
+        return _temporary_file(base64.b64decode(item.data), _field(item, "mimeType"))
+    if item.type == "resource":
+        text = getattr(item.resource, "text", None)
+        return text if text is not None else base64.b64decode(item.resource.blob)
+    if item.type == "resource_link":
+        return str(item.uri)
+    return item.model_dump(mode="json")
+
+
+def _temporary_file(data: bytes, mime_type: str | None) -> str:
+    """`data` in a new temporary file named after its MIME type; returns the path."""
+    import mimetypes
+
+    subtype = (mime_type or "").partition("/")[2]
+    suffix = mimetypes.guess_extension(mime_type or "") or (f".{subtype}" if subtype.isalnum() else ".bin")
+    with tempfile.NamedTemporaryFile(suffix=suffix, delete=False) as file:
+        file.write(data)
+    return file.name
