@@ -76,7 +76,7 @@ def module_reserved() -> frozenset[str]:
     its own namespace (`from . import NAME`), where NAME would replace what its code looks up there (an
     import such as `json`, a helper, a builtin such as `dict`). Read from the server module as `vendorgen
     serve` writes it, so a name it starts to use is reserved with it. Nothing else binds a module's name:
-    generated modules and the run-time files import no sibling module, so their names stay free."""
+    generated modules and the shipped files import only `_vendored_*` siblings, which no module name can be."""
     from vendorgen.package import serve
 
     return global_names(serve.served_text())

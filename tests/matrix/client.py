@@ -113,18 +113,20 @@ async def served_calls(config: dict[str, Any]) -> list[str]:
 
 
 def serve(config: dict[str, Any]) -> None:
-    """The server of `served_calls`: the vendored _vendored_server.py as vendorgen ships it, in this row."""
-    spec = importlib.util.spec_from_file_location(f"{PACKAGE}._vendored_server", SERVER_FILE)
+    """The server of `served_calls`: the vendored _vendored_server.py (and its transport) as vendorgen ships it, in this row."""
     load("langchain_tools")  # creates the package
-    server = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = server
-    spec.loader.exec_module(server)
+    for name in ("_vendored_transport", "_vendored_server"):
+        spec = importlib.util.spec_from_file_location(f"{PACKAGE}.{name}", SHIPPED / f"{name}.py")
+        server = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = server
+        spec.loader.exec_module(server)
     tools = [text_tools(config, "stdio").SlugifyTitleTool, load("langchain_tools").CountWordsTool]
     server.main(tools, {}, ["--allow-drift"])  # drift is tested with vendorgen; here, that the calls work
 
 
-# The server module's logic, as vendorgen copies it into a project (its tail, the served list, is written there).
-SERVER_FILE = REPO / "vendorgen" / "package" / "shipped" / "_vendored_server.py"
+# The server module's logic and its transport, as vendorgen copies them into a project (the server's tail,
+# the served list, is written there).
+SHIPPED = REPO / "vendorgen" / "package" / "shipped"
 SERVE = "--serve"
 
 if __name__ == "__main__":

@@ -132,10 +132,10 @@ def test_module_names_never_shadow_what_the_server_module_looks_up() -> None:
         "count",
         "len",
     }
-    assert {"json", "hmac", "dict", "isinstance", "main", "Toolset", "TOOLS", "PINNED"} <= module_reserved()
-    assert [module_name(name) for name in ("JSON", "hmac", "dict", "text-tools")] == [
+    assert {"json", "hashlib", "dict", "isinstance", "main", "Toolset", "TOOLS", "PINNED"} <= module_reserved()
+    assert [module_name(name) for name in ("JSON", "hashlib", "dict", "text-tools")] == [
         "json_module",
-        "hmac_module",
+        "hashlib_module",
         "dict_module",
         "text_tools",
     ]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
 
-from vendorgen.project.paths import RUNTIME_FILES, SERVER_FILE
+from vendorgen.project.paths import RUNTIME_FILES, SERVER_FILES
 
 SHIPPED = Path(__file__).resolve().parent / "shipped"
 # The sha256 of each run-time file this vendorgen version ships: the gate accepts a copy by it
@@ -92,8 +92,8 @@ def path_beside(module_path: str, file_name: str) -> str:
 
 
 def is_server(path: str) -> bool:
-    """The package file at `path` is a server module (vendorgen.package.serve), not a run-time file."""
-    return PurePosixPath(path).name == SERVER_FILE
+    """The package file at `path` is a server module or its transport (vendorgen.package.serve), not a run-time file."""
+    return PurePosixPath(path).name in SERVER_FILES
 
 
 def _tool_bases(tree: ast.Module) -> list[str]:

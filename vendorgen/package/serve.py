@@ -23,7 +23,7 @@ from pathlib import Path, PurePosixPath
 from vendorgen import naming, sources
 from vendorgen.project.config import GENERATOR
 from vendorgen.errors import UsageError
-from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE
+from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, TRANSPORT_FILE
 from vendorgen.project.hashing import sha256_text
 from vendorgen.package import files
 from vendorgen.package.files import RuntimeEntry
@@ -50,6 +50,12 @@ class ServerModule:
     @property
     def dotted(self) -> str:
         return f"{self.package}.{MODULE}"
+
+    @property
+    def files(self) -> dict[str, str]:
+        """What serving writes (root-relative path -> text): the module, and its transport as shipped."""
+        transport = files.path_beside(self.path, TRANSPORT_FILE)
+        return {self.path: self.text, transport: (files.SHIPPED / TRANSPORT_FILE).read_text(encoding="utf-8")}
 
 
 def server_module(
@@ -154,31 +160,34 @@ def _string_attributes(node: ast.ClassDef) -> dict[str, str]:
 
 
 def write(workspace: Workspace, module: ServerModule) -> bool:
-    """Write the server module if it or its lock entry differs; True when it changed.
+    """Write the server module and its transport if one of them or its lock entry differs; True when one changed.
 
-    The lock owns it like the run-time files beside it (a `[[runtime]]` entry): written through
+    The lock owns them like the run-time files beside them (`[[runtime]]` entries): written through
     `Workspace.commit`, so never half-written, never through a link, and deleted by `remove`
-    with the last module beside it.
+    with the last module beside them.
     """
-    written = RuntimeEntry(module.path, sha256_text(module.text), GENERATOR)
+    written = {path: RuntimeEntry(path, sha256_text(text), GENERATOR) for path, text in module.files.items()}
     with workspace.mutex():
         locked = workspace.read_runtimes()
-        on_disk = workspace.read_file(module.path)
-        if on_disk == module.text and written in locked:
+        on_disk = {path: workspace.read_file(path) for path in written}
+        if all(on_disk[path] == text and written[path] in locked for path, text in module.files.items()):
             return False
         core = files.path_beside(module.path, RUNTIME_FILE)
         if not workspace.project.exists(core):
             raise UsageError(f"{module.path} needs {core}: `vendorgen update` writes it")
-        owned = any(entry.path == module.path for entry in locked)
-        if on_disk is not None and not owned and not on_disk.startswith(_HEADER_START):
-            raise UsageError(f"{module.path} exists and was not written by vendorgen; move it")
-        others = [entry for entry in locked if entry.path != module.path]
-        workspace.commit({module.path: module.text}, workspace.read_lock(), runtimes=[*others, written])
+        owned = {entry.path for entry in locked}
+        for path, text in module.files.items():
+            found = on_disk[path]
+            ours = found == text or (path == module.path and found is not None and found.startswith(_HEADER_START))
+            if found is not None and path not in owned and not ours:
+                raise UsageError(f"{path} exists and was not written by vendorgen; move it")
+        others = [entry for entry in locked if entry.path not in written]
+        workspace.commit(module.files, workspace.read_lock(), runtimes=[*others, *written.values()])
     return True
 
 
 def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
-    """What `check` says about the server module: missing, out of step with the lock, or not its hash."""
+    """What `check` says of the server module and its transport: missing, out of step with the lock, not its hash."""
     locked = {entry.path: entry for entry in workspace.read_runtimes() if files.is_server(entry.path)}
     if not entries:
         left = workspace.relative(workspace.root / workspace.config.output_dir / FILE_NAME)
@@ -190,15 +199,18 @@ def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
         module = server_module(workspace, entries)
     except UsageError:
         return []
-    on_disk = workspace.read_file(module.path)
-    entry = locked.get(module.path)
-    if on_disk is None:
-        return [f"{module.path} is missing: `vendorgen serve` writes it"]
-    if on_disk != module.text:
-        return [f"{module.path} does not serve what the lock holds: `vendorgen serve` rewrites it"]
-    if entry is None or entry.sha256 != sha256_text(on_disk):
-        return [f"{module.path} is not the file {LOCK_NAME} records: `vendorgen serve` rewrites it"]
-    return []
+    found = []
+    for path, text in module.files.items():
+        on_disk = workspace.read_file(path)
+        entry = locked.get(path)
+        if on_disk is None:
+            found.append(f"{path} is missing: `vendorgen serve` writes it")
+        elif on_disk != text:
+            differs = "does not serve what the lock holds" if path == module.path else "is not the file vendorgen ships"
+            found.append(f"{path} {differs}: `vendorgen serve` rewrites it")
+        elif entry is None or entry.sha256 != sha256_text(on_disk):
+            found.append(f"{path} is not the file {LOCK_NAME} records: `vendorgen serve` rewrites it")
+    return found
 
 
 # Runs the server module from its text on stdin, as the module it would be on disk (relative imports

@@ -20,7 +20,7 @@ from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.project.hashing import sha256_text
 from vendorgen.package import files
 from vendorgen.package.files import RuntimeEntry
-from vendorgen.project.paths import RUNTIME_FILES, SERVER_FILE
+from vendorgen.project.paths import RUNTIME_FILES, SERVER_FILE, SERVER_FILES
 from vendorgen.project.workspace import LockEntry, Workspace
 
 
@@ -101,12 +101,13 @@ def plan(
         needed,
         pending or {},
     )
-    served = {files.path_beside(entry.path, SERVER_FILE) for entry in entries}
+    served = {files.path_beside(entry.path, name) for entry in entries for name in SERVER_FILES}
     for path, entry in locked.items():
         if path in needed:
             continue
         if files.is_server(path) and path in served:
-            beside = [module for module in entries if files.path_beside(module.path, SERVER_FILE) == path]
+            server = files.path_beside(path, SERVER_FILE)
+            beside = [module for module in entries if files.path_beside(module.path, SERVER_FILE) == server]
             _follow_server(workspace, entry, beside, pending, changes)
             continue
         on_disk = _read(workspace, path)
@@ -195,7 +196,7 @@ def _follow_server(
     pending: Mapping[str, str] | None,
     changes: RuntimeChanges,
 ) -> None:
-    """Keep the server module serving the modules beside it, as `vendorgen serve` would write it now.
+    """Keep the server module (or its transport) serving the modules beside it, as `vendorgen serve` would write it now.
 
     Left as it is when edited, or when it cannot be written now (a module without its tool class):
     `check` says so, and `vendorgen serve` says why.
@@ -207,12 +208,13 @@ def _follow_server(
         module = serve.server_module(workspace, beside, pending)
     except (VendorgenError, KeyError, TypeError):  # a module, snapshot or lock it cannot read: `check` says
         module = None
-    if module is None or module.path != entry.path or on_disk is None or sha256_text(on_disk) != entry.sha256:
+    text = module.files.get(entry.path) if module is not None else None
+    if text is None or on_disk is None or sha256_text(on_disk) != entry.sha256:
         changes.entries.append(entry)
         return
-    if module.text != on_disk:
-        changes.files[entry.path] = module.text
-    changes.entries.append(RuntimeEntry(entry.path, sha256_text(module.text), GENERATOR))
+    if text != on_disk:
+        changes.files[entry.path] = text
+    changes.entries.append(RuntimeEntry(entry.path, sha256_text(text), GENERATOR))
 
 
 def _merged(path: str, source: str, base: str, edited: str, shipped: str, changes: RuntimeChanges) -> str:
