@@ -1,4 +1,4 @@
-"""The lock owns `_vendored_server.py` like the runtime beside it, and a hostile lock or link cannot move it.
+"""The lock owns `_vendored_server.py` and its transport like the runtime, and a hostile lock or link cannot move them.
 
 `vendorgen serve` writes the server module through the project's one writer (journal, staged files
 created exclusively, no link followed) and records it as a `[[runtime]]` package file: `check`
@@ -20,6 +20,7 @@ from vendorgen.project.hashing import sha256_text
 from vendorgen.project.workspace import LOCK_NAME
 
 SERVER = "tools/_vendored_server.py"
+TRANSPORT = "tools/_vendored_transport.py"
 TOOLKIT = "langchain:examples.langchain_tools:toolkit"
 
 
@@ -166,3 +167,22 @@ def test_check_reports_a_server_module_left_behind_by_a_remove_that_did_not_foll
     found = served.run("check")
     assert found.exit_code == 1 and f"{SERVER} does not serve what the lock holds" in found.stdout
     assert served.run("serve", stdin=subprocess.DEVNULL).exit_code == 0 and served.run("check").exit_code == 0
+
+
+def test_the_transport_is_owned_with_the_server_and_follows_a_server_written_before_it(served: Project) -> None:
+    """The server's transport is a package file the lock owns; a server module written before there was one
+    (no transport, none in the lock) gets it with the next add, so `python -m` finds what it imports."""
+    transport = (served.root / TRANSPORT).read_text()
+    assert package_files(served)[TRANSPORT]["sha256"] == sha256_text(transport)
+    (served.root / TRANSPORT).unlink()
+    lock = (served.root / LOCK_NAME).read_text()
+    table = f'[[runtime]]\npath = "{TRANSPORT}"\nsha256 = "{sha256_text(transport)}"\n'
+    start = lock.index(table)
+    end = lock.find("[[", start + len(table))
+    (served.root / LOCK_NAME).write_text(lock[:start] + (lock[end:] if end != -1 else ""))
+    assert TRANSPORT not in package_files(served)
+
+    assert served.run("add", TOOLKIT, "--name", "lc_third").exit_code == 0
+    assert (served.root / TRANSPORT).read_text() == transport
+    assert package_files(served)[TRANSPORT]["sha256"] == sha256_text(transport)
+    assert served.run("check").exit_code == 0

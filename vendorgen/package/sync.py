@@ -108,7 +108,7 @@ def plan(
         if files.is_server(path) and path in served:
             server = files.path_beside(path, SERVER_FILE)
             beside = [module for module in entries if files.path_beside(module.path, SERVER_FILE) == server]
-            _follow_server(workspace, entry, beside, pending, changes)
+            _follow_server(workspace, entry, beside, pending, changes, locked)
             continue
         on_disk = _read(workspace, path)
         if on_disk is not None and sha256_text(on_disk) != entry.sha256 and not force:
@@ -195,6 +195,7 @@ def _follow_server(
     beside: list[LockEntry],
     pending: Mapping[str, str] | None,
     changes: RuntimeChanges,
+    locked: Mapping[str, RuntimeEntry],
 ) -> None:
     """Keep the server module (or its transport) serving the modules beside it, as `vendorgen serve` would write it now.
 
@@ -215,6 +216,11 @@ def _follow_server(
     if text != on_disk:
         changes.files[entry.path] = text
     changes.entries.append(RuntimeEntry(entry.path, sha256_text(text), GENERATOR))
+    if module is not None and entry.path == module.path:  # a server module written before it had a transport gets one beside it
+        for path, shipped in module.files.items():
+            if path not in locked and _read(workspace, path) in (None, shipped):
+                changes.files[path] = shipped
+                changes.entries.append(RuntimeEntry(path, sha256_text(shipped), GENERATOR))
 
 
 def _merged(path: str, source: str, base: str, edited: str, shipped: str, changes: RuntimeChanges) -> str:
