@@ -216,7 +216,7 @@ def _follow_server(
     if text != on_disk:
         changes.files[entry.path] = text
     changes.entries.append(RuntimeEntry(entry.path, sha256_text(text), GENERATOR))
-    if module is not None and entry.path == module.path:  # a server module written before it had a transport gets one beside it
+    if module is not None and entry.path == module.path:  # a server written before its transport gets one
         for path, shipped in module.files.items():
             if path not in locked and _read(workspace, path) in (None, shipped):
                 changes.files[path] = shipped
