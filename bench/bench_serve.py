@@ -11,9 +11,9 @@ process hop: JSON-RPC over a pipe and the server's argument check.
 
 The floor, called in the same turns from the same kind of ClientSession, is a bare mcp SDK stdio
 server with a tool that does nothing (bench/serve_floor.py): what any MCP server in Python pays per
-call. A served call cannot cost less than the direct call plus about that, so the best ratio a tool
-can reach is (direct + floor) / direct; "vs floor" is what serving added beyond the direct call,
-in floors.
+call. A served call cannot cost less than the direct call plus about that, so the target is a
+served call of at most 1.15x (direct + floor), measured side by side in one run for each kind;
+"vs floor" is what serving added beyond the direct call, in floors.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ warnings.filterwarnings("ignore")
 
 TURNS = 20
 CALLS_PER_TURN = 10
-TARGET = 1.3
+TARGET = 1.15  # a served call vs (the direct call + the floor)
 # (module, tool class, vendored tool name, arguments): one tool of each kind that needs no file.
 TOOLS = [
     ("text_tools", "SlugifyTitleTool", "slugify_title", {"title": "Hello served world"}),
@@ -111,11 +111,10 @@ async def measure(root: Path, direct: dict[str, object]) -> None:
             alone, served, bare = (statistics.median(samples[key]) for key in ("direct", "served", "floor"))
             row(f"{name}: direct call of the vendored tool", ms(alone, 2))
             row(f"{name}: through `vendorgen serve` (stdio)", ms(served, 2))
-            row(f"{name}: floor, a bare mcp SDK server's no-op tool", ms(bare, 2), "", "",
-                f"best possible: {times((alone + bare) / alone)} direct")  # fmt: skip
-            ratio = served / alone
-            row(f"{name}: served vs direct", ms(served, 2), f"<= {TARGET}x direct", verdict(ratio <= TARGET),
-                f"{times(ratio)} (+{ms(served - alone, 2)})")  # fmt: skip
+            row(f"{name}: floor, a bare mcp SDK server's no-op tool", ms(bare, 2))
+            ratio = served / (alone + bare)
+            row(f"{name}: served vs direct + floor", ms(served, 2), f"<= {TARGET}x ({ms(alone + bare, 2)})",
+                verdict(ratio <= TARGET), f"{times(ratio)}; {times(served / alone)} direct")  # fmt: skip
             row(f"{name}: served vs floor", ms(served - alone, 2), "", "",
                 f"adds {times((served - alone) / bare)} the floor")  # fmt: skip
 

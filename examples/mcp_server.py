@@ -8,10 +8,12 @@ committed in generated_example/tools/text_tools.py.
 from __future__ import annotations
 
 import argparse
+import logging
 import re
 from collections import Counter
 from typing import Literal
 
+import anyio
 from pydantic import BaseModel, Field
 
 from mcp.server.fastmcp import FastMCP
@@ -65,6 +67,11 @@ def main() -> None:
     args = parser.parse_args()
     mcp.settings.host = "127.0.0.1"
     mcp.settings.port = args.port
+    # The SDK logs every client's disconnect as an error with a traceback (the stream it was
+    # writing to closed): a disconnect is not an error, so it goes unsaid.
+    logging.getLogger("mcp.server.streamable_http").addFilter(
+        lambda record: not (record.exc_info and isinstance(record.exc_info[1], anyio.ClosedResourceError))
+    )
     mcp.run("stdio" if args.transport == "stdio" else "streamable-http")
 
 

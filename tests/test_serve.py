@@ -81,27 +81,30 @@ def served(tmp_path_factory: pytest.TempPathFactory, gradio_app: str) -> Iterato
         yield project
 
 
-def stdio_parameters(project: Project, *args: str) -> Any:
+def stdio_parameters(project: Project, *args: str, env: dict[str, str] | None = None) -> Any:
     from mcp import StdioServerParameters
 
-    return StdioServerParameters(
-        command=sys.executable, args=["-m", "vendorgen", "serve", *args], cwd=str(project.root), env=_env()
-    )
+    command, environment = ["-m", "vendorgen", "serve", *args], {**_env(), **(env or {})}
+    return StdioServerParameters(command=sys.executable, args=command, cwd=str(project.root), env=environment)
 
 
 @asynccontextmanager
-async def stdio_session(project: Project, *args: str):
+async def stdio_session(project: Project, *args: str, env: dict[str, str] | None = None):
     from mcp import ClientSession
     from mcp.client.stdio import stdio_client
 
-    async with stdio_client(stdio_parameters(project, *args)) as (read, write), ClientSession(read, write) as session:
+    parameters = stdio_parameters(project, *args, env=env)
+    async with stdio_client(parameters) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
 
 
 @contextmanager
-def http_server(project: Project, *args: str, env: dict[str, str] | None = None) -> Iterator[str]:
-    """`vendorgen serve --transport streamable-http` in the background; yields the URL it printed."""
+def http_server(
+    project: Project, *args: str, env: dict[str, str] | None = None, errors: list[str] | None = None
+) -> Iterator[str]:
+    """`vendorgen serve --transport streamable-http` in the background; yields the URL it printed.
+    Once it ends, what it wrote to stderr is added to `errors`."""
     process = subprocess.Popen(
         [sys.executable, "-m", "vendorgen", "serve", "--transport", "streamable-http", "--port", "0", *args],
         cwd=project.root, env={**_env(), **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -115,6 +118,8 @@ def http_server(project: Project, *args: str, env: dict[str, str] | None = None)
     finally:
         process.terminate()
         process.wait(10)
+        if errors is not None:
+            errors.append(process.stderr.read())
         process.stdout.close()
         process.stderr.close()
 
@@ -177,12 +182,21 @@ async def check_session(session: Any) -> None:
     assert base64.b64decode(item.data)[:4] == b"RIFF"
 
 
-def test_list_names_every_vendored_tool(served: Project) -> None:
+def serve_and_end(project: Project) -> None:
+    """`vendorgen serve` over stdio with no client (its input /dev/null): it writes the server module, then ends."""
+    result = project.run("serve", stdin=subprocess.DEVNULL)
+    assert result.exit_code == 0, result.stderr
+
+
+def test_list_names_every_vendored_tool_and_writes_nothing(served: Project) -> None:
+    before = served.snapshot()
     result = served.run("serve", "--list")
     assert result.exit_code == 0, result.stderr
     names = {line.split()[0] for line in result.stdout.splitlines()}
     assert names == {"convert", "thumbnail", "tone", "convert_temperature", "word_stats", "slugify_title", "count_words",
                      "paint_needed", "shout"}  # fmt: skip
+    assert served.snapshot() == before and not list(served.root.rglob("__pycache__"))
+    serve_and_end(served)
     server = (served.root / "tools" / "_vendored_server.py").read_text()
     assert "text_tools.WordStatsTool," in server and '"word_stats": {' in server
     # What follows the verbatim part is written from the lock: identifiers and hex digests, no remote text.
@@ -194,7 +208,8 @@ def test_list_names_every_vendored_tool(served: Project) -> None:
     served.edit("tools/_vendored_server.py", "    text_tools.WordStatsTool,\n", "")
     edited = served.run("check")
     assert edited.exit_code == 1 and "tools/_vendored_server.py does not serve what the lock holds" in edited.stdout
-    assert served.run("serve", "--list").exit_code == 0 and served.run("check").exit_code == 0
+    serve_and_end(served)
+    assert served.run("check").exit_code == 0
 
 
 def test_a_session_over_stdio(served: Project) -> None:

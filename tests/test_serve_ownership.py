@@ -1,4 +1,4 @@
-"""The lock owns `_vendored_server.py` like the runtime beside it, and a hostile lock or link cannot move it.
+"""The lock owns `_vendored_server.py` and its transport like the runtime, and a hostile lock or link cannot move them.
 
 `vendorgen serve` writes the server module through the project's one writer (journal, staged files
 created exclusively, no link followed) and records it as a `[[runtime]]` package file: `check`
@@ -9,6 +9,7 @@ and that the file under attack is untouched.
 
 from __future__ import annotations
 
+import subprocess
 import tomllib
 
 import pytest
@@ -19,6 +20,7 @@ from vendorgen.project.hashing import sha256_text
 from vendorgen.project.workspace import LOCK_NAME
 
 SERVER = "tools/_vendored_server.py"
+TRANSPORT = "tools/_vendored_transport.py"
 TOOLKIT = "langchain:examples.langchain_tools:toolkit"
 
 
@@ -33,8 +35,8 @@ def served_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     for name, prefix in (("lc", []), ("lc_again", ["--prefix", "again"])):  # add refuses a tool name twice
         added = made.run("add", TOOLKIT, "--name", name, *prefix)
         assert added.exit_code == 0, added.stderr
-    listed = made.run("serve", "lc", "--list")
-    assert listed.exit_code == 0, listed.stderr
+    ended = made.run("serve", "lc", stdin=subprocess.DEVNULL)  # no client: it writes the server module and ends
+    assert ended.exit_code == 0, ended.stderr
     (made.root / "src").mkdir()
     (made.root / "src" / "app.py").write_text(APP)
     return made.snapshot()
@@ -56,7 +58,7 @@ def test_serve_writes_the_server_module_as_a_file_the_lock_owns(served: Project)
     served.edit(LOCK_NAME, sha256_text(text), "0" * 64)
     mismatch = served.run("check")
     assert mismatch.exit_code == 1 and f"{SERVER} is not the file {LOCK_NAME} records" in mismatch.stdout
-    assert served.run("serve", "lc", "--list").exit_code == 0 and served.run("check").exit_code == 0
+    assert served.run("serve", "lc", stdin=subprocess.DEVNULL).exit_code == 0 and served.run("check").exit_code == 0
 
     (served.root / SERVER).unlink()
     missing = served.run("check")
@@ -94,8 +96,8 @@ def test_a_server_module_that_is_a_link_is_neither_written_nor_deleted_through(s
     (served.root / SERVER).symlink_to(victim)
     before = served.snapshot()
 
-    for command in (("serve", "lc", "--list"), ("check",), ("remove", "lc", "lc_again", "--force")):
-        assert f"{SERVER} is a symbolic link" in error_line(served.run(*command)), command
+    for command in (("serve", "lc"), ("check",), ("remove", "lc", "lc_again", "--force")):
+        assert f"{SERVER} is a symbolic link" in error_line(served.run(*command, stdin=subprocess.DEVNULL)), command
         assert victim.read_text() == "outside the project\n"
         assert (served.root / SERVER).is_symlink()
         assert served.snapshot() == before
@@ -106,7 +108,7 @@ def test_a_link_where_the_server_module_goes_is_not_written_through(project: Pro
     victim = outside(project)
     (project.root / SERVER).symlink_to(victim)
 
-    assert f"{SERVER} is a symbolic link" in error_line(project.run("serve", "--list"))
+    assert f"{SERVER} is a symbolic link" in error_line(project.run("serve", stdin=subprocess.DEVNULL))
     assert victim.read_text() == "outside the project\n"
     assert SERVER not in package_files(project)
 
@@ -115,7 +117,8 @@ def test_a_file_of_the_users_where_the_server_module_goes_is_not_replaced(projec
     assert project.run("add", TOOLKIT, "--name", "lc").exit_code == 0
     (project.root / SERVER).write_text(APP)
 
-    assert f"{SERVER} exists and was not written by vendorgen" in error_line(project.run("serve", "--list"))
+    refused = project.run("serve", stdin=subprocess.DEVNULL)
+    assert f"{SERVER} exists and was not written by vendorgen" in error_line(refused)
     assert (project.root / SERVER).read_text() == APP
 
 
@@ -129,8 +132,8 @@ def test_a_lock_entry_pointing_the_server_module_elsewhere_is_refused(served: Pr
     (served.root / LOCK_NAME).write_text(lock.replace(f'path = "{SERVER}"', f'path = "{path}"'))
     before = served.snapshot()
 
-    for command in (("serve", "--list"), ("remove", "lc", "lc_again", "--force"), ("check",)):
-        line = error_line(served.run(*command))
+    for command in (("serve",), ("remove", "lc", "lc_again", "--force"), ("check",)):
+        line = error_line(served.run(*command, stdin=subprocess.DEVNULL))
         assert "nothing was changed" in line or "two owners" in line, (command, line)
         assert served.snapshot() == before
 
@@ -142,7 +145,7 @@ def test_add_and_update_keep_the_served_modules_in_step_with_the_lock(served: Pr
     assert "from . import lc_third" in text and "    lc_third.ThirdCountWordsTool," in text
     assert package_files(served)[SERVER]["sha256"] == sha256_text(text)
     assert served.run("check").exit_code == 0
-    listed = served.run("serve", "lc_third", "--list")
+    listed = served.run("serve", "lc_third", stdin=subprocess.DEVNULL)
     assert listed.exit_code == 0 and "wrote" not in listed.stderr  # nothing was left for serve to rewrite
 
     (served.root / "tools" / "lc_third.py").unlink()  # update writes it back, and the server reads it from there
@@ -163,7 +166,7 @@ def test_check_reports_a_server_module_left_behind_by_a_remove_that_did_not_foll
 
     found = served.run("check")
     assert found.exit_code == 1 and f"{SERVER} does not serve what the lock holds" in found.stdout
-    assert served.run("serve", "--list").exit_code == 0 and served.run("check").exit_code == 0
+    assert served.run("serve", stdin=subprocess.DEVNULL).exit_code == 0 and served.run("check").exit_code == 0
 
 
 # -- issue 19 finding 2: every package file is verified, whatever the layout -----------------------
@@ -189,3 +192,24 @@ def test_a_server_module_that_cannot_be_verified_fails_check(served: Project) ->
     result = served.run("check", "--allow-edits")
     assert result.exit_code == 1, result.stdout
     assert f"{SERVER} cannot be verified (tools/lc_again.py has no tool class for again_count_words" in result.stdout
+
+
+
+
+def test_the_transport_is_owned_with_the_server_and_follows_a_server_written_before_it(served: Project) -> None:
+    """The server's transport is a package file the lock owns; a server module written before there was one
+    (no transport, none in the lock) gets it with the next add, so `python -m` finds what it imports."""
+    transport = (served.root / TRANSPORT).read_text()
+    assert package_files(served)[TRANSPORT]["sha256"] == sha256_text(transport)
+    (served.root / TRANSPORT).unlink()
+    lock = (served.root / LOCK_NAME).read_text()
+    table = f'[[runtime]]\npath = "{TRANSPORT}"\nsha256 = "{sha256_text(transport)}"\n'
+    start = lock.index(table)
+    end = lock.find("[[", start + len(table))
+    (served.root / LOCK_NAME).write_text(lock[:start] + (lock[end:] if end != -1 else ""))
+    assert TRANSPORT not in package_files(served)
+
+    assert served.run("add", TOOLKIT, "--name", "lc_third", "--prefix", "third").exit_code == 0
+    assert (served.root / TRANSPORT).read_text() == transport
+    assert package_files(served)[TRANSPORT]["sha256"] == sha256_text(transport)
+    assert served.run("check").exit_code == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import symtable
 import unicodedata
 from collections.abc import Iterable, Mapping
 from functools import cache
@@ -65,8 +66,34 @@ def python_name(remote: str) -> str:
 
 
 def module_name(remote: str) -> str:
-    """A module (file) name vendorgen derives: lower snake case, `Python_REPL` -> `python_repl`."""
-    return python_name(remote.lower())
+    """A module (file) name vendorgen derives: lower snake case, `Python_REPL` -> `python_repl`,
+    `JSON` -> `json_module` (a suffix python_name keeps: the name is read back through it)."""
+    name = python_name(remote.lower())
+    return f"{name}_module" if name in module_reserved() else name
+
+
+@cache
+def module_reserved() -> frozenset[str]:
+    """Names a vendored module must not take: the server module imports every module of its package into
+    its own namespace (`from . import NAME`), where NAME would replace what its code looks up there (an
+    import such as `json`, a helper, a builtin such as `dict`). Read from the server module as `vendorgen
+    serve` writes it, so a name it starts to use is reserved with it. Nothing else binds a module's name:
+    generated modules and the shipped files import only `_vendored_*` siblings, which no module name can be."""
+    from vendorgen.package import serve
+
+    return global_names(serve.served_text())
+
+
+def global_names(text: str) -> frozenset[str]:
+    """Every name the module `text` binds at module level, and every name its code looks up as a global or builtin."""
+    names: set[str] = set()
+    tables = [symtable.symtable(text, "<shipped>", "exec")]
+    while tables:
+        table = tables.pop()
+        module_scope = table.get_type() == "module"
+        names |= {symbol.get_name() for symbol in table.get_symbols() if module_scope or symbol.is_global()}
+        tables += table.get_children()
+    return frozenset(names)
 
 
 def parameter_name(remote: str) -> str:

@@ -96,6 +96,8 @@ class MCPSession:
         return self.local
 
     async def _opened(self, opening: Any) -> tuple[Any, Any]:
+        if opening.done() and not opening.cancelled() and opening.exception() is None:
+            return opening.result()  # type: ignore[no-any-return]  # open: every call after the first, no timer
         try:
             return await asyncio.wait_for(asyncio.shield(opening), self.connect_timeout * 2 + 10)  # type: ignore[no-any-return]
         except Exception as exc:

@@ -119,8 +119,9 @@ async def served_calls(config: dict[str, Any]) -> list[str]:
 
 
 def serve(config: dict[str, Any]) -> None:
-    """The server of `served_calls`: the vendored _vendored_server.py as vendorgen ships it, in this row."""
-    server = shipped(SERVER_FILE)
+    """The server of `served_calls`: the vendored _vendored_server.py (and its transport) as vendorgen ships it, in this row."""
+    shipped(SHIPPED / "_vendored_transport.py")
+    server = shipped(SHIPPED / "_vendored_server.py")
     tools = [text_tools(config, "stdio").SlugifyTitleTool, load("langchain_tools").CountWordsTool]
     server.main(tools, {}, ["--allow-drift"])  # drift is tested with vendorgen; here, that the calls work
 
@@ -155,10 +156,10 @@ def shipped(path: Path) -> Any:
     return module
 
 
-# The catalog's logic, as vendorgen copies it into a project (its tail, the tools and index, is written there).
-CATALOG_FILE = REPO / "vendorgen" / "package" / "shipped" / "_vendored_catalog.py"
-# The server module's logic, as vendorgen copies it into a project (its tail, the served list, is written there).
-SERVER_FILE = REPO / "vendorgen" / "package" / "shipped" / "_vendored_server.py"
+# The package files' logic as vendorgen copies it into a project (the tails of the catalog and the server
+# module, their tools and index, are written there).
+SHIPPED = REPO / "vendorgen" / "package" / "shipped"
+CATALOG_FILE = SHIPPED / "_vendored_catalog.py"
 SERVE = "--serve"
 
 if __name__ == "__main__":

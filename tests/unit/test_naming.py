@@ -120,3 +120,22 @@ def test_module_names_are_lower_snake_case() -> None:
     assert module_name("Python_REPL") == "python_repl"
     assert module_name("Get-Weather") == "get_weather"
     assert module_name("Class") == "class_"  # lowered first, then kept off keywords
+
+
+def test_module_names_never_shadow_what_the_server_module_looks_up() -> None:
+    """The server module imports each module by name into its own namespace: a derived module name keeps off
+    every name that namespace binds or looks up (its imports, definitions and the builtins its code reads)."""
+    from vendorgen.naming import global_names, module_name, module_reserved
+
+    assert global_names("import os\n\ndef count(items):\n    total = len(items)\n    return total\n") == {
+        "os",
+        "count",
+        "len",
+    }
+    assert {"json", "hashlib", "dict", "isinstance", "main", "Toolset", "TOOLS", "PINNED"} <= module_reserved()
+    assert [module_name(name) for name in ("JSON", "hashlib", "dict", "text-tools")] == [
+        "json_module",
+        "hashlib_module",
+        "dict_module",
+        "text_tools",
+    ]

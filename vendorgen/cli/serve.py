@@ -57,15 +57,17 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
 
     workspace = Workspace.discover()
     module = serving.server_module(workspace, workspace.read_lock())
+    python = project_interpreter.find(workspace.root).executable
+    os.chdir(workspace.root)  # `python -m` finds the package from here
+    sys.stdout.flush()
+    if list_only:  # a listing writes nothing: the server module's text runs unwritten
+        sys.exit(serving.list_unwritten(module, python, names))
     if serving.write(workspace, module):
         _echo(f"wrote {module.path}", err=True)
-    python = project_interpreter.find(workspace.root).executable
     args = [python, "-m", module.dotted, *names, "--transport", transport, "--host", host, "--port", str(port)]
-    args += ["--list"] * list_only + ["--allow-remote"] * allow_remote + ["--allow-drift"] * allow_drift
+    args += ["--allow-remote"] * allow_remote + ["--allow-drift"] * allow_drift
     args += ["--token-env", token_env] if token_env else []
     args += [option for directory in files for option in ("--files", os.path.abspath(directory))]
-    sys.stdout.flush()
-    os.chdir(workspace.root)  # `python -m` finds the package from here
     if os.name == "posix":
         os.execv(python, args)  # the client talks to the server itself, over this process's stdio
     sys.exit(subprocess.call(args))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vendorgen import sources
+from vendorgen import naming, sources
 from vendorgen.package import sync
 from vendorgen.project.config import GENERATOR
 from vendorgen.errors import Excluded, UsageError, VendorgenError
@@ -125,6 +125,10 @@ def add(
     names = [item.module.name for item in generated]
     if len(set(names)) != len(names):
         raise VendorgenError(f"two modules would share a name: {', '.join(sorted(names))}")
+    if taken := sorted(set(names) & naming.module_reserved()):
+        raise UsageError(
+            f"{taken[0]!r} is a name `vendorgen serve`'s server module uses for its own code; pick another --name"
+        )
     if dry_run or not generated:
         return Added(generated, failed)
     with workspace.mutex():

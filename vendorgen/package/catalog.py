@@ -53,6 +53,11 @@ class CatalogModule:
     text: str
     tools: int
 
+    @property
+    def files(self) -> dict[str, str]:
+        """What cataloguing writes (root-relative path -> text), as every derived package file says it."""
+        return {self.path: self.text}
+
 
 @dataclass(frozen=True)
 class _ToolClass:

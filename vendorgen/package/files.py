@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
 
-from vendorgen.project.paths import RUNTIME_FILES, SERVER_FILE
+from vendorgen.project.paths import RUNTIME_FILES, SERVER_FILES
 
 SHIPPED = Path(__file__).resolve().parent / "shipped"
 # The sha256 of each run-time file this vendorgen version ships: the gate accepts a copy by it
@@ -23,7 +23,7 @@ SHIPPED = Path(__file__).resolve().parent / "shipped"
 KNOWN_SHA256 = {
     "_vendored_runtime.py": "f70c857305cc63f72401278bba243a7e5e3e98f0e9ce6d53b1c39c687c748f9a",
     "_vendored_gradio.py": "6e5c9c2b7b2a6bdbfceeec5896250ae72e476147e0909e8c7093c20b65adc766",
-    "_vendored_mcp.py": "6981e991a6f7cf42ef81646e1f92947410b338446994c16fb16714200e99af8f",
+    "_vendored_mcp.py": "7bdef1d990d74cfb3c4d68060f219450f3bb1f018fba59ca97d868a21b50b45e",
     "_vendored_langchain.py": "d23938302689b6f6043d86ee03f640c57e5fd3843ca6da0d52e26c81698eba9e",
 }
 
@@ -92,8 +92,8 @@ def path_beside(module_path: str, file_name: str) -> str:
 
 
 def is_server(path: str) -> bool:
-    """The package file at `path` is a server module (vendorgen.package.serve), not a run-time file."""
-    return PurePosixPath(path).name == SERVER_FILE
+    """The package file at `path` is a server module or its transport (vendorgen.package.serve), not a run-time file."""
+    return PurePosixPath(path).name in SERVER_FILES
 
 
 def _tool_bases(tree: ast.Module) -> list[str]:

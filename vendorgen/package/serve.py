@@ -12,17 +12,20 @@ lock owns it like the run-time files beside it: a `[[runtime]]` entry (vendorgen
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import subprocess
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from vendorgen import sources
+from vendorgen import naming, sources
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.generate.literals import escape_text
 from vendorgen.package import derived, files
+from vendorgen.project.config import GENERATOR
+from vendorgen.project.hashing import sha256_text
 from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.lockfile import LockEntry
-from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE
+from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, TRANSPORT_FILE
 from vendorgen.project.workspace import Workspace
 
 FILE_NAME = SERVER_FILE
@@ -47,6 +50,12 @@ class ServerModule:
     def dotted(self) -> str:
         return f"{self.package}.{MODULE}"
 
+    @property
+    def files(self) -> dict[str, str]:
+        """What serving writes (root-relative path -> text): the module, and its transport as shipped."""
+        transport = files.path_beside(self.path, TRANSPORT_FILE)
+        return {self.path: self.text, transport: (files.SHIPPED / TRANSPORT_FILE).read_text(encoding="utf-8")}
+
 
 def server_module(
     workspace: Workspace, entries: list[LockEntry], pending: Mapping[str, str] | None = None
@@ -66,6 +75,11 @@ def server_module(
     imports, classes, pins = [], [], {}
     for entry in sorted(entries, key=lambda entry: entry.name):
         module = PurePosixPath(entry.path).stem
+        if module in naming.module_reserved():  # `from . import dict` would break the server's own code
+            raise UsageError(
+                f"the module {module} cannot be served under that name, which the server module uses;"
+                f" re-add it with another --name (`vendorgen remove {entry.name}` first)"
+            )
         imports.append(f"from . import {module}")
         source = sources.load(entry.kind)
         found = [
@@ -78,57 +92,104 @@ def server_module(
             definitions = source.served_definitions(snapshot or workspace.read_snapshot(entry))
             for _, name, remote_name in found:
                 pins[name] = definition_hashes(*definitions[remote_name])
+    header = _HEADER.format(package=package, module=MODULE, version=__version__)
+    text = header + served_text(imports, classes, pins)
+    return ServerModule(f"{directory}/{FILE_NAME}", package, text)
+
+
+def served_text(
+    imports: Sequence[str] = (), classes: Sequence[str] = (), pins: Mapping[str, Mapping[str, str]] | None = None
+) -> str:
+    """The server module after its header: the shipped logic, then the imports, classes and pins it serves."""
     tail = [_TAIL_MARK, *imports, "", "TOOLS = ["]
     tail += [f"    {name}," for name in classes] + [
         "]",
         "# sha256 of each upstream MCP tool's definition as vendored.",
         "PINNED = {",
     ]
-    for name, hashes in sorted(pins.items()):
+    for name, hashes in sorted((pins or {}).items()):
         tail += [
             f"    {json.dumps(name)}: {{",
             *(f'        "{key}": "{value}",' for key, value in hashes.items()),
             "    },",
         ]
     tail += ["}", "", 'if __name__ == "__main__":', "    main(TOOLS, PINNED)", ""]
-    header = _HEADER.format(package=package, module=MODULE, version=__version__)
-    text = header + _SHIPPED.read_text(encoding="utf-8") + "\n\n" + "\n".join(tail)
-    return ServerModule(f"{directory}/{FILE_NAME}", package, text)
+    return _SHIPPED.read_text(encoding="utf-8") + "\n\n" + "\n".join(tail)
 
 
 def write(workspace: Workspace, module: ServerModule) -> bool:
-    """Write the server module if it or its lock entry differs (vendorgen.package.derived); True when it changed."""
-    core = files.path_beside(module.path, RUNTIME_FILE)
-    if not workspace.project.exists(core):
-        raise UsageError(f"{module.path} needs {core}: `vendorgen update` writes it")
-    return derived.write(workspace, module.path, module.text, _HEADER_START)
+    """Write the server module and its transport if one of them or its lock entry differs; True when one changed.
+
+    The lock owns them like the run-time files beside them (`[[runtime]]` entries): written through
+    `Workspace.commit`, so never half-written, never through a link, and deleted by `remove`
+    with the last module beside them.
+    """
+    written = {path: RuntimeEntry(path, sha256_text(text), GENERATOR) for path, text in module.files.items()}
+    with workspace.mutex():
+        locked = workspace.read_runtimes()
+        on_disk = {path: workspace.read_file(path) for path in written}
+        if all(on_disk[path] == text and written[path] in locked for path, text in module.files.items()):
+            return False
+        core = files.path_beside(module.path, RUNTIME_FILE)
+        if not workspace.project.exists(core):
+            raise UsageError(f"{module.path} needs {core}: `vendorgen update` writes it")
+        owned = {entry.path for entry in locked}
+        for path, text in module.files.items():
+            found = on_disk[path]
+            ours = found == text or (path == module.path and found is not None and found.startswith(_HEADER_START))
+            if found is not None and path not in owned and not ours:
+                raise UsageError(f"{path} exists and was not written by vendorgen; move it")
+        others = [entry for entry in locked if entry.path not in written]
+        workspace.commit(module.files, workspace.read_lock(), runtimes=[*others, *written.values()])
+    return True
 
 
 def problems(workspace: Workspace, entries: list[LockEntry]) -> list[str]:
     """What `check` says about the server modules, each output directory's: missing, out of step with the
     lock, not its hash, or one that cannot be verified (never a pass). One the lock owns with no module
     beside it any more, or one left where nothing is vendored, is reported too."""
-    locked = {entry.path: entry for entry in workspace.read_runtimes() if files.is_server(entry.path)}
+    locked = {entry.path for entry in workspace.read_runtimes() if files.is_server(entry.path)}  # and transports
     beside: dict[str, list[LockEntry]] = {}
     for entry in entries:
         beside.setdefault(files.path_beside(entry.path, FILE_NAME), []).append(entry)
     found = []
     left = workspace.relative(workspace.root / workspace.config.output_dir / FILE_NAME)
-    for path in sorted((set(locked) | {left}) - set(beside)):
-        if workspace.project.exists(path):
+    for path in sorted(locked | {left}):
+        if files.path_beside(path, FILE_NAME) not in beside and workspace.project.exists(path):
             found.append(f"{path}: nothing vendored is left to serve beside it; delete it")
     for path, modules in sorted(beside.items()):
         if path in locked or workspace.project.exists(path):
-            found += _server_problems(workspace, path, modules, locked.get(path))
+            found += _server_problems(workspace, path, modules)
     return found
 
 
-def _server_problems(
-    workspace: Workspace, path: str, modules: list[LockEntry], entry: RuntimeEntry | None
-) -> list[str]:
+def _server_problems(workspace: Workspace, path: str, modules: list[LockEntry]) -> list[str]:
     try:
         module = server_module(workspace, modules)
     except (VendorgenError, KeyError, TypeError) as exc:  # a module, snapshot or lock it cannot read
         return [f"{path} cannot be verified ({escape_text(str(exc))}): `vendorgen serve` says what is wrong"]
-    return derived.problems(workspace, module.path, module.text, "vendorgen serve", "does not serve what the lock holds")
+    found = []
+    for file_path, text in module.files.items():
+        stale = "does not serve what the lock holds" if file_path == module.path else "is not the file vendorgen ships"
+        found += derived.problems(workspace, file_path, text, "vendorgen serve", stale)
+    return found
+
+
+# Runs the server module from its text on stdin, as the module it would be on disk (relative imports
+# included): `serve --list` lists what would be served without writing the file.
+_UNWRITTEN = """\
+import sys, types
+text = sys.stdin.buffer.read().decode("utf-8")
+module = types.ModuleType(sys.argv[1])
+module.__package__ = sys.argv[1].rpartition(".")[0]
+sys.modules[module.__name__] = module
+exec(compile(text, sys.argv[2], "exec"), module.__dict__)
+module.main(module.TOOLS, module.PINNED, sys.argv[3:])
+"""
+
+
+def list_unwritten(module: ServerModule, python: str, names: Sequence[str]) -> int:
+    """`python -m <server module> NAME... --list` with `python`, from the module's text; its exit code."""
+    args = [python, "-B", "-c", _UNWRITTEN, module.dotted, module.path, *names, "--list"]  # -B: no .pyc either
+    return subprocess.run(args, input=module.text.encode("utf-8"), check=False).returncode
 

@@ -21,8 +21,8 @@ from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.project.hashing import sha256_text
 from vendorgen.package import files
 from vendorgen.package.files import RuntimeEntry
-from vendorgen.project.paths import CATALOG_FILE, RUNTIME_FILES, SERVER_FILE
 from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.paths import CATALOG_FILE, RUNTIME_FILES, SERVER_FILE, TRANSPORT_FILE
 from vendorgen.project.workspace import Workspace
 
 
@@ -108,7 +108,7 @@ def plan(
             continue
         beside = [module for module in entries if PurePosixPath(module.path).parent == PurePosixPath(path).parent]
         if PurePosixPath(path).name in DERIVED_FILES and beside:
-            _follow(workspace, entry, beside, pending, changes)
+            _follow(workspace, entry, beside, pending, changes, locked)
             continue
         on_disk = _read(workspace, path)
         if on_disk is not None and sha256_text(on_disk) != entry.sha256 and not force:
@@ -195,6 +195,7 @@ def _follow(
     beside: list[LockEntry],
     pending: Mapping[str, str] | None,
     changes: RuntimeChanges,
+    locked: Mapping[str, RuntimeEntry],
 ) -> None:
     """Keep a derived package file (the server module, the catalog) in step with the modules beside it,
     as its command would write it now.
@@ -207,12 +208,18 @@ def _follow(
         module = DERIVED_FILES[PurePosixPath(entry.path).name]()(workspace, beside, pending)
     except (VendorgenError, KeyError, TypeError):  # a module, snapshot or lock it cannot read: `check` says
         module = None
-    if module is None or module.path != entry.path or on_disk is None or sha256_text(on_disk) != entry.sha256:
+    text = module.files.get(entry.path) if module is not None else None
+    if text is None or on_disk is None or sha256_text(on_disk) != entry.sha256:
         changes.entries.append(entry)
         return
-    if module.text != on_disk:
-        changes.files[entry.path] = module.text
-    changes.entries.append(RuntimeEntry(entry.path, sha256_text(module.text), GENERATOR))
+    if text != on_disk:
+        changes.files[entry.path] = text
+    changes.entries.append(RuntimeEntry(entry.path, sha256_text(text), GENERATOR))
+    if module is not None and entry.path == module.path:  # a server written before its transport gets one
+        for path, shipped in module.files.items():
+            if path not in locked and _read(workspace, path) in (None, shipped):
+                changes.files[path] = shipped
+                changes.entries.append(RuntimeEntry(path, sha256_text(shipped), GENERATOR))
 
 
 def _server_module() -> Callable[..., Any]:
@@ -228,7 +235,11 @@ def _catalog_module() -> Callable[..., Any]:
 
 
 # The package files rewritten from the modules beside them: what builds each (imported on use).
-DERIVED_FILES: dict[str, Callable[[], Callable[..., Any]]] = {SERVER_FILE: _server_module, CATALOG_FILE: _catalog_module}
+DERIVED_FILES: dict[str, Callable[[], Callable[..., Any]]] = {
+    SERVER_FILE: _server_module,
+    TRANSPORT_FILE: _server_module,  # shipped with the server module, as it is
+    CATALOG_FILE: _catalog_module,
+}
 
 
 def _merged(path: str, source: str, base: str, edited: str, shipped: str, changes: RuntimeChanges) -> str:

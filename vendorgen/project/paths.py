@@ -37,12 +37,16 @@ GRADIO_FILE = "_vendored_gradio.py"
 MCP_FILE = "_vendored_mcp.py"
 LANGCHAIN_FILE = "_vendored_langchain.py"
 RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_FILE, LANGCHAIN_FILE)
-# The MCP server of the tools of one directory (vendorgen/package/serve.py writes it).
+# The MCP server of the tools of one directory, and how it meets its clients (vendorgen/package/serve.py
+# writes both).
 SERVER_FILE = "_vendored_server.py"
+# The server's transports (stdio pipes, streamable HTTP), shipped beside it.
+TRANSPORT_FILE = "_vendored_transport.py"
+SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE)
 # The catalog of the tools of one directory, for agents with many tools (vendorgen/package/catalog.py writes it).
 CATALOG_FILE = "catalog.py"
 # The files of an output package that are not modules of their own: the lock's `[[runtime]]` entries.
-PACKAGE_FILES = (*RUNTIME_FILES, SERVER_FILE, CATALOG_FILE)
+PACKAGE_FILES = (*RUNTIME_FILES, *SERVER_FILES, CATALOG_FILE)
 # A module name is a file name: bounded so that `.<name>.py.vendorgen-new` stays far below the
 # 255 bytes file systems allow for one name.
 MAX_NAME_LENGTH = 100

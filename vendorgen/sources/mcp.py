@@ -182,7 +182,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
         tools = _select(tools, options.tools, options.prefix)
     if not tools:
         raise SchemaError(f"the MCP server at {_where(server)} lists no tools")
-    name = naming.python_name(options.name or default_module_name(info, server))
+    name = naming.python_name(options.name) if options.name else default_module_name(info, server)
     # What `update` passes to `inspect` to get this module again (never a value of --env).
     again = replay_options(name, trust=server["transport"] == "stdio", env=list(options.env),
                            tools=list(options.tools), prefix=options.prefix)  # fmt: skip

@@ -5,6 +5,7 @@ its vendored class. Before the first call into an upstream MCP server on a conne
 is compared with the definitions pinned below (sha256 of each tool's description and input schema as
 vendored); a tool whose definition changed is refused, naming the change, unless run with --allow-drift.
 Needs the mcp SDK 1.10+ (with uvicorn and starlette for streamable-http) and what the tools need.
+How it meets its clients (stdio, streamable HTTP and its guard) is in `_vendored_transport.py` beside it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import argparse
 import base64
 import hashlib
-import hmac
 import io
 import ipaddress
 import json
@@ -97,13 +97,17 @@ class Pins:
         key = id(tool.session)
         listed = self.listed.get(key)
         if listed is None or listed[0] is not client:
-            listed = (client, asyncio.ensure_future(_listing(client)))
+            # Part of the first call, so bound by its time-out (the connect time-out for calls without one).
+            seconds = tool.timeout or tool.session.connect_timeout
+            listed = (client, asyncio.ensure_future(_listing(client, tool.session.describe(), seconds)))
             self.listed[key] = listed
         try:
             now = (await asyncio.shield(listed[1])).get(tool.mcp_name)
-        except Exception:
+        except Exception as exc:
             if self.listed.get(key) is listed:
                 del self.listed[key]  # the next call lists again
+            if isinstance(exc, ToolRefused):  # the listing was over a bound
+                raise ToolRefused(f"refused {tool.name}: {exc}; its pinned definition cannot be checked") from None
             raise
         where = f"the MCP server {tool.session.describe()}"
         module = type(tool).__module__.rpartition(".")[2]
@@ -119,26 +123,48 @@ class Pins:
         return None
 
 
-async def _listing(client: Any) -> dict[str, dict[str, str]]:
-    """Every tool the upstream session lists (all pages), by name, as definition hashes."""
+# What an upstream's listing may take before its calls fail: vendorgen's own bounds when it vendors
+# (VENDORGEN_MAX_TOOLS, VENDORGEN_MAX_LISTING_BYTES), so an upstream that pages or grows without end
+# costs a bounded amount of memory.
+_LISTING_PAGES = 1_000
+_LISTING_BYTES = 20_000_000
+
+
+async def _listing(client: Any, where: str, seconds: float) -> dict[str, dict[str, str]]:
+    """Every tool the upstream session lists (all pages), by name, as definition hashes; within bounds."""
+    import asyncio
+
+    try:
+        return await asyncio.wait_for(_pages(client, where), seconds)
+    except TimeoutError:
+        raise ToolRefused(f"the MCP server {where} did not list its tools within {seconds:g} s") from None
+
+
+async def _pages(client: Any, where: str) -> dict[str, dict[str, str]]:
     listing = {}
     cursor = None
-    while True:
+    size = 0
+    for _page in range(_LISTING_PAGES):
         result = await (client.list_tools(cursor=cursor) if cursor else client.list_tools())
         for tool in result.tools:
             raw = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+            size += len(json.dumps(raw, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+            if size > _LISTING_BYTES:
+                raise ToolRefused(f"the MCP server {where} lists more than {_LISTING_BYTES:,} bytes of tools")
             listing[raw["name"]] = definition_hashes(raw.get("description"), raw.get("inputSchema"))
         cursor = _mcp_runtime()._field(result, "nextCursor")
         if not cursor:
             return listing
+    raise ToolRefused(f"the MCP server {where} lists its tools in more than {_LISTING_PAGES:,} pages")
 
 
 class Toolset:
     """The served tools by name, and how a call reaches one: checked, run, converted.
 
     An MCP tool's call is awaited on the server's event loop (no thread between the client's
-    request and the upstream server); any other tool runs in a worker thread, so that a slow
-    one holds up no other call.
+    request and the upstream server) and its answer passed on item by item. Any other tool runs
+    in a worker thread, with its argument check and the conversion of its value (decoding and
+    encoding images, reading files), so that a slow or large one holds up no other call.
     """
 
     def __init__(self, tools: Sequence[Any], pins: Pins, files: Sequence[str] = ()) -> None:
@@ -156,7 +182,9 @@ class Toolset:
         for tool in tools:
             if hasattr(tool, "file_roots"):  # Gradio tools: every file argument, however nested
                 tool.file_roots = self.file_roots
-        self.setup_lock = threading.Lock()
+        # A tool connects on its first call: once, not once per thread. One lock per tool, so that an
+        # upstream slow to connect holds up only the calls that need it.
+        self.setup_locks = {name: threading.Lock() for name in self.tools}
         # MCP tool classes whose forward() does more than return its call's value (edited after vendoring):
         # those run in a worker thread, like any other tool.
         self.uses_its_value: set[type] = set()
@@ -170,21 +198,24 @@ class Toolset:
             listed.append(entry)
         return listed
 
-    async def call(self, name: str, arguments: dict[str, Any] | None) -> tuple[list[dict[str, Any]], Any]:
-        """Run the tool; (content items as protocol dicts, structured content or None). Raises on failure."""
-        tool, arguments = self._checked(name, arguments)
-        refusal = await self.pins.refusal(tool)
-        if refusal:
-            raise ToolRefused(refusal)
+    async def call(self, name: str, arguments: dict[str, Any] | None) -> tuple[list[Any], Any]:
+        """Run the tool; (content items, structured content or None). Raises on failure."""
+        import anyio
+
         try:
-            value = await self._value(tool, arguments)
+            if _is_mcp_tool(self.tools.get(name)):
+                tool, checked = self._checked(name, arguments)
+                refusal = await self.pins.refusal(tool)
+                if refusal:
+                    raise ToolRefused(refusal)
+                request = self._request(tool, checked)
+                if request is not None:
+                    return _passed_on(tool, await request.answer())
+            return await anyio.to_thread.run_sync(self._served, name, arguments)
         except ToolRefused:
             raise
         except Exception as exc:
             raise RuntimeError(f"{name} failed: {_runtime()._reason(exc)}") from None
-        if getattr(tool, "output_schema", None) and isinstance(value, dict):
-            return [_text(json.dumps(value, ensure_ascii=False, default=str))], value
-        return _content(value, tool.output_type), None
 
     def _checked(self, name: str, arguments: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
         """The tool and its arguments as it takes them; refused if unknown, missing or of the wrong type."""
@@ -218,29 +249,43 @@ class Toolset:
                     raise ToolRefused(f"{tool.name}: {exc}") from None
         return tool, arguments
 
-    async def _value(self, tool: Any, arguments: dict[str, Any]) -> Any:
-        """What calling the vendored tool returns."""
-        import anyio
+    def _request(self, tool: Any, arguments: dict[str, Any]) -> MCPRequest | None:
+        """The MCP tool's call as its forward() hands it back, unsent; None if forward() was edited to use the value."""
+        if type(tool) in self.uses_its_value:
+            return None
+        hand_back = _mcp_runtime()._hand_back
+        handing_back = hand_back.set(MCPRequest)  # forward() runs here and hands back its request, unsent
+        try:
+            request = tool(**arguments)
+        except Exception:  # an edited forward() that used the value: it runs for real in _served
+            request = None
+        finally:
+            hand_back.reset(handing_back)
+        if isinstance(request, MCPRequest):
+            return request
+        self.uses_its_value.add(type(tool))
+        return None
 
-        if _is_mcp_tool(tool) and type(tool) not in self.uses_its_value:
-            hand_back = _mcp_runtime()._hand_back
-            handing_back = hand_back.set(MCPRequest)  # forward() runs here and hands back its request, unsent
-            try:
-                request = tool(**arguments)
-            except Exception:  # an edited forward() that used the value: it runs for real below
-                request = None
-            finally:
-                hand_back.reset(handing_back)
-            if isinstance(request, MCPRequest):
-                return tool._value(await tool.session.call_here(tool.mcp_name, request.arguments, tool.timeout))
-            self.uses_its_value.add(type(tool))
-        return await anyio.to_thread.run_sync(self._run, tool, arguments)
-
-    def _run(self, tool: Any, arguments: dict[str, Any]) -> Any:
-        with self.setup_lock:  # a tool connects on its first call: once, not once per thread
+    def _served(self, name: str, arguments: dict[str, Any] | None) -> tuple[list[Any], Any]:
+        """In a worker thread: check, set up and call the tool, and convert its value."""
+        tool, arguments = self._checked(name, arguments)
+        with self.setup_locks[tool.name]:
             if not tool.is_initialized:
                 tool.setup()
-        return tool(**arguments)
+        value = tool(**arguments)
+        if getattr(tool, "output_schema", None) and isinstance(value, dict):
+            return [_text(json.dumps(value, ensure_ascii=False, default=str))], value
+        return _content(value, tool.output_type), None
+
+
+def _passed_on(tool: Any, result: Any) -> tuple[list[Any], Any]:
+    """An upstream MCP tool's answer as the client gets it: each content item as the upstream sent it (text,
+    image, audio, resource link, embedded resource, with its URI and MIME type); structured content where
+    the tool has an output schema. An error answer raises MCPToolError with the upstream's text."""
+    if _mcp_runtime()._field(result, "isError") or getattr(tool, "output_schema", None):
+        value = tool._value(result)
+        return list(result.content), value if isinstance(value, dict) else None
+    return list(result.content), None
 
 
 class MCPRequest(NamedTuple):
@@ -248,6 +293,11 @@ class MCPRequest(NamedTuple):
 
     tool: Any
     arguments: dict[str, Any]
+
+    async def answer(self) -> Any:
+        """The upstream's CallToolResult as it sent it: every content item with its own type."""
+        tool = self.tool
+        return await tool.session.call_here(tool.mcp_name, self.arguments, tool.timeout)
 
 
 def _data_uri_image(uri: str) -> Any:
@@ -350,153 +400,6 @@ def build_server(toolset: Toolset) -> Any:
     return make("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
 
 
-def run_stdio(server: Any) -> None:
-    """Serve on stdin/stdout; anything else writing to stdout (a tool's print) goes to stderr instead,
-    and a tool reading stdin reads nothing (the protocol's input is not its)."""
-    import anyio
-    from mcp.server.stdio import stdio_server
-
-    protocol_in, protocol_out = os.dup(0), os.dup(1)
-    with open(os.devnull, "rb") as nothing:
-        os.dup2(nothing.fileno(), 0)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-
-    async def serve() -> None:
-        streams = await _pipes(protocol_in, protocol_out)
-        if streams is None:  # not pipes: the SDK's streams, which read and write in worker threads
-            text_in = io.TextIOWrapper(os.fdopen(protocol_in, "rb", buffering=0), encoding="utf-8", errors="replace")
-            text_out = io.TextIOWrapper(
-                os.fdopen(protocol_out, "wb", buffering=0), encoding="utf-8", write_through=True
-            )
-            streams = (anyio.wrap_file(text_in), anyio.wrap_file(text_out))
-        async with stdio_server(stdin=streams[0], stdout=streams[1]) as (read, write):
-            await server.run(read, write, server.create_initialization_options())
-
-    anyio.run(serve)
-
-
-async def _pipes(read_fd: int, write_fd: int) -> tuple[Any, Any] | None:
-    """The protocol's input and output, read and written by the event loop itself; None unless they are
-    two pipes or two distinct sockets on POSIX (how MCP clients start a server). The SDK's own streams
-    hand each line to a worker thread and back: three thread hops per call. Not for a terminal or
-    /dev/null (the loop cannot watch them), nor for one socket as both (asyncio's write transport
-    takes the socket turning readable for the other side closing)."""
-    import asyncio
-    import stat
-
-    if os.name != "posix":
-        return None
-    read, write = os.fstat(read_fd), os.fstat(write_fd)
-    same = (read.st_dev, read.st_ino) == (write.st_dev, write.st_ino)
-    if same or not all(stat.S_ISFIFO(s.st_mode) or stat.S_ISSOCK(s.st_mode) for s in (read, write)):
-        return None
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=1 << 30)  # a line is one message, images included
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(read_fd, "rb", 0))
-    transport, flow = await loop.connect_write_pipe(
-        lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader()), os.fdopen(write_fd, "wb", 0)
-    )
-    return _Lines(reader), _Writer(asyncio.StreamWriter(transport, flow, None, loop))
-
-
-class _Lines:
-    """The input as the SDK's stdio_server iterates it: one str per line."""
-
-    def __init__(self, reader: Any) -> None:
-        self.reader = reader
-
-    def __aiter__(self) -> _Lines:
-        return self
-
-    async def __anext__(self) -> str:
-        line = await self.reader.readline()
-        if not line:
-            raise StopAsyncIteration
-        return str(line.decode("utf-8", errors="replace"))
-
-
-class _Writer:
-    """The output as the SDK's stdio_server writes it: write then flush, each awaited."""
-
-    def __init__(self, writer: Any) -> None:
-        self.writer = writer
-
-    async def write(self, text: str) -> None:
-        self.writer.write(text.encode("utf-8"))
-        await self.writer.drain()  # waits only while the client does not read
-
-    async def flush(self) -> None:
-        pass
-
-
-def run_http(server: Any, host: str, port: int, allowed_hosts: set[str], token: str | None) -> None:
-    """Serve streamable HTTP at http://host:port/mcp, behind the Host/Origin and bearer-token guard."""
-    import contextlib
-    import socket
-
-    import uvicorn
-    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-    from starlette.applications import Starlette
-    from starlette.routing import Route
-
-    manager = StreamableHTTPSessionManager(app=server, json_response=False, stateless=False)
-
-    class Endpoint:
-        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-            await manager.handle_request(scope, receive, send)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Any) -> Any:
-        async with manager.run():
-            yield
-
-    app = Starlette(routes=[Route("/mcp", endpoint=Endpoint())], lifespan=lifespan)
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    port = sock.getsockname()[1]
-    names = {f"{name}:{port}" for name in allowed_hosts}
-    shown = f"[{host}]" if ":" in host else host
-    print(f"serving MCP at http://{shown}:{port}/mcp", flush=True)
-    config = uvicorn.Config(Guard(app, names, token), log_level="warning", lifespan="on")
-    uvicorn.Server(config).run(sockets=[sock])
-
-
-class Guard:
-    """Refuses a request whose Host or Origin is not this server (DNS rebinding) or that lacks the bearer token."""
-
-    def __init__(self, app: Any, hosts: set[str], token: str | None) -> None:
-        self.app = app
-        self.hosts = hosts
-        self.token = token
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
-            refusal = self.refusal(headers)
-            if refusal is not None:
-                status, text, extra = refusal
-                await send({"type": "http.response.start", "status": status,
-                            "headers": [(b"content-type", b"text/plain"), *extra]})  # fmt: skip
-                await send({"type": "http.response.body", "body": text.encode()})
-                return
-        await self.app(scope, receive, send)
-
-    def refusal(self, headers: dict[str, str]) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
-        if headers.get("host", "").lower() not in self.hosts:
-            return 421, "this server does not answer to that Host", []
-        origin = headers.get("origin")
-        if origin is not None and origin.lower().partition("://")[2] not in self.hosts:
-            return 403, "requests from that Origin are refused", []
-        if self.token is not None:
-            given = headers.get("authorization", "")
-            if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
-                return 401, "a bearer token is required", [(b"www-authenticate", b"Bearer")]
-        return None
-
-
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -555,6 +458,8 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
     if missing := [path for path in args.files if not os.path.isdir(path)]:
         fail(f"--files {missing[0]}: not a directory")
     server = build_server(Toolset(instances, Pins(pinned, args.allow_drift), args.files))
+    from ._vendored_transport import run_http, run_stdio
+
     if args.transport == "stdio":
         run_stdio(server)
         return

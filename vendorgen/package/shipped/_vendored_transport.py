@@ -1,0 +1,166 @@
+"""How the vendored MCP server (`_vendored_server.py` beside this file) meets its clients: stdio, or
+streamable HTTP behind a Host/Origin and bearer-token guard. Shipped with the server and owned with it by
+the lock; needs the mcp SDK (with uvicorn and starlette for streamable-http), not vendorgen.
+"""
+
+from __future__ import annotations
+
+import hmac
+import io
+import os
+import sys
+from typing import Any
+
+
+def run_stdio(server: Any) -> None:
+    """Serve on stdin/stdout; anything else writing to stdout (a tool's print) goes to stderr instead,
+    and a tool reading stdin reads nothing (the protocol's input is not its)."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    protocol_in, protocol_out = os.dup(0), os.dup(1)
+    with open(os.devnull, "rb") as nothing:
+        os.dup2(nothing.fileno(), 0)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    async def serve() -> None:
+        streams = await _pipes(protocol_in, protocol_out)
+        if streams is None:  # not pipes: the SDK's streams, which read and write in worker threads
+            text_in = io.TextIOWrapper(os.fdopen(protocol_in, "rb", buffering=0), encoding="utf-8", errors="replace")
+            text_out = io.TextIOWrapper(
+                os.fdopen(protocol_out, "wb", buffering=0), encoding="utf-8", write_through=True
+            )
+            streams = (anyio.wrap_file(text_in), anyio.wrap_file(text_out))
+        async with stdio_server(stdin=streams[0], stdout=streams[1]) as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(serve)
+
+
+async def _pipes(read_fd: int, write_fd: int) -> tuple[Any, Any] | None:
+    """The protocol's input and output, read and written by the event loop itself; None unless they are
+    two pipes or two distinct sockets on POSIX (how MCP clients start a server). The SDK's own streams
+    hand each line to a worker thread and back: three thread hops per call. Not for a terminal or
+    /dev/null (the loop cannot watch them), nor for one socket as both (asyncio's write transport
+    takes the socket turning readable for the other side closing)."""
+    import asyncio
+    import stat
+
+    if os.name != "posix":
+        return None
+    read, write = os.fstat(read_fd), os.fstat(write_fd)
+    same = (read.st_dev, read.st_ino) == (write.st_dev, write.st_ino)
+    if same or not all(stat.S_ISFIFO(s.st_mode) or stat.S_ISSOCK(s.st_mode) for s in (read, write)):
+        return None
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=1 << 30)  # a line is one message, images included
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(read_fd, "rb", 0))
+    transport, flow = await loop.connect_write_pipe(
+        lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader()), os.fdopen(write_fd, "wb", 0)
+    )
+    return _Lines(reader), _Writer(asyncio.StreamWriter(transport, flow, None, loop))
+
+
+class _Lines:
+    """The input as the SDK's stdio_server iterates it: one str per line."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+
+    def __aiter__(self) -> _Lines:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self.reader.readline()
+        if not line:
+            raise StopAsyncIteration
+        return str(line.decode("utf-8", errors="replace"))
+
+
+class _Writer:
+    """The output as the SDK's stdio_server writes it: write then flush, each awaited."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    async def write(self, text: str) -> None:
+        self.writer.write(text.encode("utf-8"))
+        await self.writer.drain()  # waits only while the client does not read
+
+    async def flush(self) -> None:
+        pass
+
+
+def run_http(server: Any, host: str, port: int, allowed_hosts: set[str], token: str | None) -> None:
+    """Serve streamable HTTP at http://host:port/mcp, behind the Host/Origin and bearer-token guard."""
+    import contextlib
+    import logging
+    import socket
+
+    import anyio
+    import uvicorn
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    manager = StreamableHTTPSessionManager(app=server, json_response=False, stateless=False)
+    # The SDK logs every client's disconnect as an error with a traceback (the stream it was
+    # writing to closed): a disconnect is not an error, so it goes unsaid.
+    logging.getLogger("mcp.server.streamable_http").addFilter(
+        lambda record: not (record.exc_info and isinstance(record.exc_info[1], anyio.ClosedResourceError))
+    )
+
+    class Endpoint:
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            await manager.handle_request(scope, receive, send)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> Any:
+        async with manager.run():
+            yield
+
+    app = Starlette(routes=[Route("/mcp", endpoint=Endpoint())], lifespan=lifespan)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    port = sock.getsockname()[1]
+    names = {f"{name}:{port}" for name in allowed_hosts}
+    shown = f"[{host}]" if ":" in host else host
+    print(f"serving MCP at http://{shown}:{port}/mcp", flush=True)
+    config = uvicorn.Config(Guard(app, names, token), log_level="warning", lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+class Guard:
+    """Refuses a request whose Host or Origin is not this server (DNS rebinding) or that lacks the bearer token."""
+
+    def __init__(self, app: Any, hosts: set[str], token: str | None) -> None:
+        self.app = app
+        self.hosts = hosts
+        self.token = token
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
+            refusal = self.refusal(headers)
+            if refusal is not None:
+                status, text, extra = refusal
+                await send({"type": "http.response.start", "status": status,
+                            "headers": [(b"content-type", b"text/plain"), *extra]})  # fmt: skip
+                await send({"type": "http.response.body", "body": text.encode()})
+                return
+        await self.app(scope, receive, send)
+
+    def refusal(self, headers: dict[str, str]) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
+        if headers.get("host", "").lower() not in self.hosts:
+            return 421, "this server does not answer to that Host", []
+        origin = headers.get("origin")
+        if origin is not None and origin.lower().partition("://")[2] not in self.hosts:
+            return 403, "requests from that Origin are refused", []
+        if self.token is not None:
+            given = headers.get("authorization", "")
+            if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
+                return 401, "a bearer token is required", [(b"www-authenticate", b"Bearer")]
+        return None
