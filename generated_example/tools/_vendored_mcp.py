@@ -26,7 +26,7 @@ _SDK = "mcp>=1.10"  # as pip spells it
 
 
 class MCPToolError(RuntimeError):
-    """The server reported the tool call as failed (isError, or a protocol error); the message is the server's."""
+    """The tool call failed: the server said so (isError, a protocol error: its message), or its result is refused."""
 
 
 class MCPSession:
@@ -384,6 +384,10 @@ class ToolList(_ClosesSession, list):  # type: ignore[type-arg]
 # (others, like PostScript, would start external programs).
 _IMAGE_FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/jpg": "JPEG", "image/gif": "GIF",
                   "image/webp": "WEBP", "image/bmp": "BMP", "image/tiff": "TIFF"}  # fmt: skip
+# The most an image result may be, encoded and decoded: a small PNG can hold 13000x13000 pixels (730 MB decoded).
+MAX_IMAGE_BYTES = 50_000_000
+MAX_IMAGE_PIXELS = 40_000_000  # 8K video is 33 million; decoded, at most 4 bytes each
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def _field(value: Any, name: str) -> Any:
@@ -402,18 +406,11 @@ def _content_value(item: Any) -> Any:
     if item.type == "text":
         return item.text
     if item.type == "image":
+        if len(item.data) * 3 // 4 > MAX_IMAGE_BYTES:
+            raise MCPToolError(f"the server's image is over {MAX_IMAGE_BYTES} bytes: refused")
         data = base64.b64decode(item.data)
-        image_format = _IMAGE_FORMATS.get((_field(item, "mimeType") or "").lower())
-        if image_format is not None:
-            with _needs("pillow"):
-                from PIL import Image
-            try:
-                opened = Image.open(io.BytesIO(data), formats=[image_format])
-                opened.load()
-                return opened
-            except Exception:  # PIL cannot read it (a bad checksum...): the file, untouched
-                pass
-        return _temporary_file(data, _field(item, "mimeType"))
+        image = decoded_image(data, _field(item, "mimeType"))
+        return image if image is not None else _temporary_file(data, _field(item, "mimeType"))
     if item.type == "audio":
         return _temporary_file(base64.b64decode(item.data), _field(item, "mimeType"))
     if item.type == "resource":
@@ -422,6 +419,54 @@ def _content_value(item: Any) -> Any:
     if item.type == "resource_link":
         return str(item.uri)
     return item.model_dump(mode="json")
+
+
+def decoded_image(data: bytes, mime_type: str | None) -> Any:
+    """`data` as a PIL image of the format `mime_type` names, or None when it names none or PIL cannot read it.
+
+    Decoded as leniently as browsers do (a PNG's ancillary chunk with a bad checksum, such as a colour
+    profile, is left out, where PIL would refuse the whole image), and refused with MCPToolError beyond
+    MAX_IMAGE_PIXELS, before any pixel is decoded. It changes no state of PIL's: safe in any thread.
+    """
+    image_format = _IMAGE_FORMATS.get((mime_type or "").lower())
+    if image_format is None:
+        return None
+    with _needs("pillow"):
+        from PIL import Image
+    if image_format == "PNG":
+        data = _without_broken_ancillary_chunks(data)
+    try:
+        opened = Image.open(io.BytesIO(data), formats=[image_format])  # reads the header only
+    except Image.DecompressionBombError:  # beyond PIL's own bound, twice its warning's: far beyond ours
+        raise MCPToolError(f"the server's image is over {MAX_IMAGE_PIXELS} pixels: refused") from None
+    except Exception:  # PIL cannot read it: the file, untouched
+        return None
+    width, height = opened.size
+    if width * height > MAX_IMAGE_PIXELS:
+        raise MCPToolError(f"the server's image is {width}x{height} pixels, over {MAX_IMAGE_PIXELS}: refused")
+    try:
+        opened.load()
+    except Exception:  # a broken image: the file, untouched
+        return None
+    return opened
+
+
+def _without_broken_ancillary_chunks(png: bytes) -> bytes:
+    """`png` without its ancillary chunks (type starting in lower case) whose CRC is wrong."""
+    import zlib
+
+    if not png.startswith(_PNG_SIGNATURE):
+        return png
+    kept, position = [_PNG_SIGNATURE], len(_PNG_SIGNATURE)
+    while position + 12 <= len(png):
+        end = position + 12 + int.from_bytes(png[position : position + 4], "big")
+        if end > len(png):
+            break  # truncated: left as it is, for PIL to judge
+        kind, body, crc = png[position + 4 : position + 8], png[position + 8 : end - 4], png[end - 4 : end]
+        if not kind[0] & 0x20 or zlib.crc32(kind + body).to_bytes(4, "big") == crc:
+            kept.append(png[position:end])
+        position = end
+    return b"".join(kept) + png[position:]
 
 
 def _temporary_file(data: bytes, mime_type: str | None) -> ResultFile:

@@ -16,6 +16,12 @@ from vendorgen.errors import GateError
 DEFAULT_LINE_LENGTH = 99
 
 
+def import_black() -> None:
+    """Import black in this thread, before work that formats runs in several: threads importing it at
+    once can be handed a half-initialised module (`module 'black' has no attribute 'Mode'`)."""
+    import black  # noqa: F401
+
+
 def format_source(source: str, line_length: int = DEFAULT_LINE_LENGTH) -> str:
     """`source` exactly as black formats it (Python 3.11)."""
     import black  # ~0.1 s to import: only commands that write code pay for it

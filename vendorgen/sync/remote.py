@@ -157,6 +157,9 @@ def per_source(
     sources at once. `progress(n)` is called (in this thread) as each source's n modules are done."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
+    from vendorgen.generate.formatter import import_black
+
+    import_black()  # the work regenerates modules, in several threads
     by_source: dict[str, list[LockEntry]] = {}
     for entry in entries:
         by_source.setdefault(entry.source, []).append(entry)
