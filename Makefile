@@ -34,6 +34,7 @@ $(EVERYTHING):
 # projects) are made once per file; session ones once per worker, on ports the OS gives; the matrix
 # venvs and the mypy cache are built under file locks.
 test: $(STAMP) $(EVERYTHING)
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 demo: $(STAMP)

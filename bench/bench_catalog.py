@@ -173,7 +173,7 @@ def main() -> None:
         npm = Path(directory) / "npm"
         npm.mkdir()
         bins = npm_servers()
-        for package, command in NPM_SERVERS.items():
+        for command in NPM_SERVERS.values():
             vendorgen(npm, "add", f"mcp:stdio:{bins / command}", "--trust", "--name", re.sub(r"\W", "_", command))
         vendorgen(npm, "catalog")
         prompt_rows("5 npm servers", load_catalog(npm), 0.85)

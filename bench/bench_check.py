@@ -18,8 +18,8 @@ from _common import REPO, median_seconds, ms, row, section, times, verdict
 
 from tests.servers import OFFLINE_ENV
 from vendorgen.generate import pipeline
-from vendorgen.sync.check import check
 from vendorgen.project.workspace import SCHEMAS_DIR, Workspace
+from vendorgen.sync.check import check
 
 os.environ.update(OFFLINE_ENV)
 

@@ -24,9 +24,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import types
 import threading
 import time
+import types
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -136,8 +136,8 @@ def phases(project: Path) -> tuple[str, str, dict[str, float]]:
     from vendorgen.generate.pipeline import snapshot_text
     from vendorgen.generate.render import render_module
     from vendorgen.project.hashing import snapshot_sha256
-    from vendorgen.sources import AddOptions, load, mcp
     from vendorgen.project.workspace import SCHEMAS_DIR, Workspace
+    from vendorgen.sources import AddOptions, load, mcp
 
     phase_seconds: dict[str, float] = {}
     start = time.perf_counter()
@@ -334,8 +334,8 @@ async def new_session_per_call(connect: Callable[[], Any], count: int) -> float:
 
 
 def construction(project: Path) -> None:
-    from smolagents import ToolCollection
     from mcp import StdioServerParameters
+    from smolagents import ToolCollection
 
     start = time.perf_counter()
     module = fresh_module(project, "tools_fresh")

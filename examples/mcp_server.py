@@ -14,9 +14,8 @@ from collections import Counter
 from typing import Literal
 
 import anyio
-from pydantic import BaseModel, Field
-
 from mcp.server.fastmcp import FastMCP
+from pydantic import BaseModel, Field
 
 mcp = FastMCP("text-tools", log_level="WARNING")
 

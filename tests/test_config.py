@@ -10,9 +10,8 @@ import pytest
 
 from tests.conftest import Project
 from vendorgen import templates_version
-from vendorgen.errors import Excluded
+from vendorgen.errors import Excluded, SchemaError, UsageError
 from vendorgen.project.config import Config, init_table, load_config
-from vendorgen.errors import SchemaError, UsageError
 from vendorgen.project.fingerprint import Fingerprint
 from vendorgen.sources import space
 

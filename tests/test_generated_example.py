@@ -14,8 +14,8 @@ import pytest
 from tests.conftest import REPO, Project, mypy
 from tests.servers import free_port, server_process
 from vendorgen.generate import pipeline
-from vendorgen.sources import AddOptions
 from vendorgen.project.workspace import Workspace
+from vendorgen.sources import AddOptions
 
 EXAMPLE = REPO / "generated_example"
 WORKSPACE = Workspace(EXAMPLE)

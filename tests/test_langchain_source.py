@@ -18,7 +18,6 @@ import pytest
 
 from tests.conftest import REPO, Project
 from tests.servers import langchain_tools as lt
-from vendorgen.errors import SchemaError
 from vendorgen.sources import AddOptions
 from vendorgen.sources import langchain as langchain_source
 

@@ -11,9 +11,7 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import sys
 import tomllib
 import typing
 from collections.abc import Iterator

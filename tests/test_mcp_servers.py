@@ -14,15 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import McpError
 from mcp.types import CallToolResult, ImageContent, TextContent, Tool
-from tests.servers import OFFLINE_ENV, free_port, server_process
-from tests.servers import mcp_lowlevel, mcp_server
+
+from tests.servers import OFFLINE_ENV, free_port, mcp_lowlevel, mcp_server, server_process
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = "tests.servers.mcp_server"

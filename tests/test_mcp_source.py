@@ -12,7 +12,6 @@ import asyncio
 import json
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -27,12 +26,11 @@ import pytest
 from tests.conftest import REPO, Project, mypy
 from tests.servers import OFFLINE_ENV, free_port, mcp_lowlevel, mcp_server, server_process
 from vendorgen import naming
-from vendorgen.project.config import load_config
 from vendorgen.errors import SchemaError
 from vendorgen.model import NO_DEFAULT, ModuleSpec
-from vendorgen.sources import AddOptions, load
+from vendorgen.project.config import load_config
+from vendorgen.sources import AddOptions, load, mcp_listing
 from vendorgen.sources import mcp as mcp_source
-from vendorgen.sources import mcp_listing
 
 SERVER_SCRIPT = str(REPO / "tests" / "servers" / "mcp_server.py")
 # The FastMCP server runs as a script (it imports nothing from tests); the others as modules, so

@@ -12,7 +12,6 @@ inputs compared with what mcpadapt's SmolAgentsAdapter builds (`check_against_mc
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 from collections.abc import Iterator

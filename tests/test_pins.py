@@ -28,8 +28,8 @@ import pytest
 from tests.conftest import Project
 from tests.servers import SERVERS_DIR
 from tests.test_mcp_source import by_name, close, new_project, vendor
-from vendorgen.sources import pins
 from vendorgen.errors import SourceUnreachable
+from vendorgen.sources import pins
 
 
 def lock_entry(project: Project, name: str) -> dict[str, Any]:

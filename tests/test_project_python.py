@@ -11,8 +11,8 @@ import pytest
 from tests.conftest import Project
 from tests.matrix import venvs
 from tests.matrix.rows import ROWS
-from vendorgen.project import interpreter as project_python
 from vendorgen.errors import UsageError
+from vendorgen.project import interpreter as project_python
 
 
 def fake_venv(root: Path) -> Path:

@@ -25,8 +25,8 @@ from huggingface_hub import HfApi
 from tests.conftest import REPO, Project
 from tests.servers import OFFLINE_ENV, free_port, server_process
 from tests.servers.fakehub import FakeHub, parse_front_matter
-from vendorgen.package.inline import inline
 from vendorgen.generate.formatter import format_source
+from vendorgen.package.inline import inline
 
 SPACE_FILES = ["README.md", "app.py", "requirements.txt", "tool.py"]
 FROM_HUB = """

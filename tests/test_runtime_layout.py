@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, Project
-from vendorgen.project.config import GENERATOR
 from vendorgen.package import files
+from vendorgen.project.config import GENERATOR
 from vendorgen.project.paths import RUNTIME_FILES
 
 TURN_1 = REPO / "tests" / "data" / "layout_0_1"  # generated_example/ before the runtime module

@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, Project
-from vendorgen import __version__
-from vendorgen import builtin_templates_dir, templates_version
+from vendorgen import __version__, builtin_templates_dir, templates_version
 
 HEADER_LINE = "# Update: vendorgen update {{ module.name }}"
 

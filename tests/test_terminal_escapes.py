@@ -11,7 +11,7 @@ import pytest
 import vendorgen.cli
 from tests.conftest import Project
 from tests.servers.fakehub import FakeHub
-from tests.test_hub_source import SPACE, TOOL_PY, add, tool_space
+from tests.test_hub_source import SPACE, add, tool_space
 from vendorgen.generate.literals import terminal_text
 
 ERASE = "\x1b[1A\x1b[2K"  # cursor up one line, erase it

@@ -21,11 +21,11 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from vendorgen import __version__
+from vendorgen.errors import GateError, VendorgenError
 from vendorgen.generate import pipeline
+from vendorgen.generate import schema as schema_walk
 from vendorgen.package import files
 from vendorgen.project.paths import RUNTIME_FILES
-from vendorgen.generate import schema as schema_walk
-from vendorgen.errors import GateError, VendorgenError
 from vendorgen.project.workspace import Workspace
 
 # Every hostile property test runs under these settings: hypothesis' default 100 examples in CI

@@ -35,8 +35,8 @@ from tests.hostile.strategies import (
     visible_source,
     write_module,
 )
-from vendorgen.generate import pipeline
 from vendorgen.errors import SchemaError
+from vendorgen.generate import pipeline
 from vendorgen.model import SMOLAGENTS_TYPES
 from vendorgen.sources.toolfile import ToolFile
 

@@ -18,10 +18,10 @@ from tests.hostile.strategies import (
     printable_source,
     property_schemas,
 )
-from vendorgen.generate import pipeline
 from vendorgen.errors import VendorgenError
-from vendorgen.sources import space
+from vendorgen.generate import pipeline
 from vendorgen.project.workspace import Workspace
+from vendorgen.sources import space
 
 COMPONENTS = ["Textbox", "Number", "Slider", "Checkbox", "Dropdown", "Json", "Image", "Audio", "File"]
 WORKSPACE = Workspace(Path(tempfile.mkdtemp(prefix="vendorgen-hostile-")))  # defaults; nothing is written

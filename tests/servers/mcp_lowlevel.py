@@ -24,7 +24,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import anyio
-
 import mcp.types as types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import McpError

@@ -21,10 +21,9 @@ from enum import Enum
 from typing import Annotated, Any, Literal, Optional
 
 import anyio
-from pydantic import BaseModel, Field
-
 from mcp.server.fastmcp import FastMCP, Image
 from mcp.server.fastmcp.tools import Tool
+from pydantic import BaseModel, Field
 
 SERVER_NAME = "vendorgen-test"
 

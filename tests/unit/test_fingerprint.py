@@ -10,14 +10,14 @@ import pytest
 
 from tests.conftest import REPO
 from vendorgen import templates_version
-from vendorgen.project.config import GENERATOR
+from vendorgen.cli.report import drift_reason
 from vendorgen.errors import VendorgenError
+from vendorgen.project.config import GENERATOR
 from vendorgen.project.fingerprint import Drift, Fingerprint, fingerprint_drift
 from vendorgen.project.hashing import canonical_json, sha256_text
-from vendorgen.cli.report import drift_reason
-from vendorgen.sync.local import lock_drift
-from vendorgen.project.lockfile import LockEntry, parse_lock_text, dump_lock
+from vendorgen.project.lockfile import LockEntry, dump_lock, parse_lock_text
 from vendorgen.project.workspace import Workspace
+from vendorgen.sync.local import lock_drift
 
 SNAPSHOT = {"kind": "space", "source": "space:http://127.0.0.1:7860/", "src": "http://127.0.0.1:7860/", "name": "convert"}
 

@@ -7,8 +7,8 @@ import gc
 import pytest
 
 from tests.servers.mcp_many import make_tools
-from vendorgen.generate import formatter
 from vendorgen.errors import GateError
+from vendorgen.generate import formatter
 from vendorgen.generate.render import render_module
 from vendorgen.sources import load, mcp
 

@@ -3,8 +3,8 @@ import keyword
 
 import pytest
 
-from vendorgen.errors import SchemaError
 from tests.conftest import REPO
+from vendorgen.errors import SchemaError
 from vendorgen.naming import class_name, parameter_name, python_name, template_names, unique
 
 

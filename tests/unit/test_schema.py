@@ -5,8 +5,8 @@ import socket
 import pytest
 
 from vendorgen.errors import SchemaError
-from vendorgen.model import NO_DEFAULT
 from vendorgen.generate.schema import input_spec, inputs_from_object, map_type, resolve_refs
+from vendorgen.model import NO_DEFAULT
 
 
 @pytest.mark.parametrize(
@@ -170,8 +170,8 @@ def test_object_without_properties_has_no_inputs() -> None:
 
 def test_colliding_properties_are_refused_after_overrides(tmp_path) -> None:
     """Collisions are checked once, after [tool.vendorgen] overrides, so an override can fix one."""
-    from vendorgen.project.config import load_config
     from vendorgen.model import ModuleSpec, ToolSpec
+    from vendorgen.project.config import load_config
 
     schema = {"type": "object", "properties": {"max-results": {"type": "integer"}, "max_results": {"type": "integer"}}}
     tool = ToolSpec("search", "SearchTool", "d", "search", inputs_from_object(schema), (), "string")

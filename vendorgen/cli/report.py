@@ -15,8 +15,8 @@ from vendorgen.project.paths import LOCK_NAME
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated
     from vendorgen.project.fingerprint import Drift
-    from vendorgen.publish.push import SpaceFolder
     from vendorgen.project.lockfile import LockEntry
+    from vendorgen.publish.push import SpaceFolder
     from vendorgen.sync.check import CheckResult
     from vendorgen.sync.diff import ModuleDiff
     from vendorgen.sync.local import LocalState

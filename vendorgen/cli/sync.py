@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from vendorgen.errors import UsageError
 from vendorgen.cli.context import _complete_names, _refuse_together, _workspace
 from vendorgen.cli.output import _counter, _json_mode, _report, _say, _shown
+from vendorgen.errors import UsageError
 
 if TYPE_CHECKING:
     from vendorgen.project.workspace import Workspace

@@ -21,10 +21,10 @@ import libcst as cst
 
 from vendorgen.errors import GateError
 from vendorgen.generate.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
+from vendorgen.generate.pysource import check_as_written
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec, ToolSpec
 from vendorgen.naming import FORBIDDEN_NAMES
 from vendorgen.package import files
-from vendorgen.generate.pysource import check_as_written
 from vendorgen.sources.toolfile import ToolFile
 
 if TYPE_CHECKING:

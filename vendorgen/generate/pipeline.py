@@ -13,16 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from vendorgen import naming, sources
+from vendorgen.errors import Excluded, UsageError, VendorgenError
+from vendorgen.model import ModuleSpec
 from vendorgen.package import sync
 from vendorgen.project.config import GENERATOR
-from vendorgen.errors import Excluded, UsageError, VendorgenError
 from vendorgen.project.fingerprint import Fingerprint
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
-from vendorgen.model import ModuleSpec
-from vendorgen.project.requirements import ranged
-from vendorgen.sources import Source
 from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.requirements import ranged
 from vendorgen.project.workspace import SCHEMAS_DIR, Workspace
+from vendorgen.sources import Source
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from vendorgen.package import derived, files
 from vendorgen.errors import UsageError
+from vendorgen.package import derived, files
 from vendorgen.project.paths import CATALOG_FILE
 from vendorgen.project.workspace import LockEntry, Workspace
 

@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
-from vendorgen.project.config import GENERATOR
 from vendorgen.errors import UsageError
-from vendorgen.project.hashing import sha256_text
 from vendorgen.package.files import RuntimeEntry
+from vendorgen.project.config import GENERATOR
+from vendorgen.project.hashing import sha256_text
 from vendorgen.project.workspace import LOCK_NAME, LockEntry, Workspace
 
 

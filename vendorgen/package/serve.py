@@ -21,9 +21,9 @@ from vendorgen import naming, sources
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.generate.literals import escape_text
 from vendorgen.package import derived, files
+from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
-from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, TRANSPORT_FILE
 from vendorgen.project.workspace import Workspace

@@ -11,9 +11,9 @@ from typing import Any
 import tomli_w
 
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.fingerprint import Fingerprint
 from vendorgen.project.paths import LOCK_NAME, module_files, package_file
-from vendorgen.package.files import RuntimeEntry
 
 LOCK_VERSION = 1
 

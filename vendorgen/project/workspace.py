@@ -35,8 +35,10 @@ from typing import Any
 
 import filelock
 
-from vendorgen.project.config import load_config
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.generate.pysource import check_as_written, python_text
+from vendorgen.package.files import RuntimeEntry
+from vendorgen.project.config import load_config
 from vendorgen.project.lockfile import LockEntry, dump_lock, lock_owns, parse_lock_text
 from vendorgen.project.paths import (
     JOURNAL_NAME,
@@ -45,11 +47,9 @@ from vendorgen.project.paths import (
     STATE_DIR,
     VENDORED_HEADER,
     Project,
-    relative_parts,
     package_file,
+    relative_parts,
 )
-from vendorgen.generate.pysource import check_as_written, python_text
-from vendorgen.package.files import RuntimeEntry
 
 _JOURNAL_TEMP = f"{STATE_DIR}/.journal.json.tmp"  # what _replace_durably writes before renaming the journal
 STAGED_SUFFIX = ".vendorgen-new"

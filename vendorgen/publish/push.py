@@ -32,19 +32,19 @@ from pathlib import Path
 from typing import Any
 
 from vendorgen import __version__
-from vendorgen.generate import pipeline
 from vendorgen.errors import UsageError
+from vendorgen.generate import pipeline
 from vendorgen.generate.formatter import format_source
-from vendorgen.package.inline import inline
-from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
 from vendorgen.generate.pysource import python_text
 from vendorgen.generate.render import render_file
-from vendorgen.sources.hub_review import review
-from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, hub_errors, within_deadline
-from vendorgen.sources.toolfile import ToolFile
+from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
+from vendorgen.package.inline import inline
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
+from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, hub_errors, within_deadline
+from vendorgen.sources.hub_review import review
+from vendorgen.sources.toolfile import ToolFile
 
 # The Space SDK installs gradio itself, at the README's `sdk_version` (the version installed here).
 _SDK_PROVIDED = "gradio"

@@ -8,8 +8,8 @@ Each class says what the rest of vendorgen needs to know (`vendorgen.sources.Sou
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
 from dataclasses import replace
+from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 

@@ -10,10 +10,10 @@ stable (sorted by Space id) and every Space is pinned to a commit.
 
 from __future__ import annotations
 
-from vendorgen.generate import limits
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.sources.hub_client import bound_hub_requests, hub_errors, within_deadline
+from vendorgen.generate import limits
 from vendorgen.sources import AddOptions, shown_wait
+from vendorgen.sources.hub_client import bound_hub_requests, hub_errors, within_deadline
 
 
 def members(target: str, options: AddOptions) -> list[str]:

@@ -21,14 +21,13 @@ import unicodedata
 from typing import Any
 
 from vendorgen import naming
-from vendorgen.generate import limits
-from vendorgen.generate import schema
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
-from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, fetch_file, hub_errors, within_deadline
+from vendorgen.generate import limits, schema
 from vendorgen.generate.literals import escape_text, python_literal
 from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec, ToolSpec
-from vendorgen.sources.hub_review import refuse_disguised_names
 from vendorgen.sources import AddOptions
+from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, fetch_file, hub_errors, within_deadline
+from vendorgen.sources.hub_review import refuse_disguised_names
 from vendorgen.sources.toolfile import REQUIRED, ToolFile
 
 TOOL_FILE = "tool.py"

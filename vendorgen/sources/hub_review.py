@@ -21,7 +21,7 @@ import builtins
 import re
 import sys
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 

@@ -26,9 +26,8 @@ from dataclasses import replace
 from typing import Any
 
 from vendorgen import naming
-from vendorgen.generate import limits
-from vendorgen.generate import schema
 from vendorgen.errors import NotOffered, SchemaError, UsageError, VendorgenError
+from vendorgen.generate import limits, schema
 from vendorgen.generate.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
 from vendorgen.sources import AddOptions, replay_options

@@ -26,16 +26,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from vendorgen import naming
-from vendorgen.generate import limits
-from vendorgen.sources import pins
-from vendorgen.generate import schema
-from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
+from vendorgen.generate import limits, schema
 from vendorgen.generate.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
-from vendorgen.sources import AddOptions, replay_options, seconds_from_env
-from vendorgen.sources.builtin import MCPSource
 from vendorgen.project.workspace import find_root
+from vendorgen.sources import AddOptions, pins, replay_options, seconds_from_env
+from vendorgen.sources.builtin import MCPSource
+from vendorgen.sources.credentials import refuse_url_credentials
 
 TRANSPORTS = ("stdio", "streamable-http", "sse")
 

@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
-from vendorgen.generate import limits
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
+from vendorgen.generate import limits
 from vendorgen.generate.literals import escape_text
 from vendorgen.sources.mcp import DEFAULT_TIMEOUT, TIMEOUT_ENV, _show, _where, not_found, stdio_params
 
@@ -67,7 +67,7 @@ def list_tools(
         info, tools = await asyncio.wait_for(listing, timeout * 4 + 10)
         try:
             capable = await asyncio.wait_for(offered_to_capable_clients(), timeout * 4 + 10)
-        except (TimeoutError, asyncio.TimeoutError, asyncio.CancelledError):
+        except (TimeoutError, asyncio.CancelledError):
             capable = None
         return info, tools, capable
 

@@ -13,14 +13,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from vendorgen import naming
-from vendorgen.generate import limits
-from vendorgen.generate import schema
-from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError, VendorgenError
-from vendorgen.sources.hub_client import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
+from vendorgen.generate import limits, schema
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, null_refused_constant, returns_note
 from vendorgen.sources import AddOptions
 from vendorgen.sources.builtin import SpaceSource, endpoint_path
+from vendorgen.sources.credentials import refuse_url_credentials
+from vendorgen.sources.hub_client import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
 
 # Components whose value is a file: sent through handle_file, as smolagents type.
 _FILE_COMPONENTS = {"Image": "image", "Audio": "audio"}

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vendorgen.naming import shared_tool_names
-from vendorgen.project.paths import VENDORED_HEADER
-from vendorgen.sync.local import LocalState, local_state, select
 from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.paths import VENDORED_HEADER
 from vendorgen.project.workspace import Workspace
+from vendorgen.sync.local import LocalState, local_state, select
 from vendorgen.sync.shadowing import shadows
 
 

@@ -6,9 +6,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from vendorgen.errors import VendorgenError
-from vendorgen.sync.local import LocalState, local_state
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
+from vendorgen.sync.local import LocalState, local_state
 from vendorgen.sync.remote import Reinspector, Upstream, per_source
 
 

@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from vendorgen.project.config import GENERATOR
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.project.config import GENERATOR
 from vendorgen.project.fingerprint import Drift, fingerprint_drift
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
-from vendorgen.sync.merge import has_conflict_markers, unified_diff
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
 from vendorgen.sync.binding import names_hash, unbound
+from vendorgen.sync.merge import has_conflict_markers, unified_diff
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from vendorgen.errors import Gone, NotOffered, SourceUnreachable, VendorgenError
 from vendorgen.project.hashing import canonical_json
-from vendorgen.sync.merge import unified_diff
-from vendorgen.sync.binding import refuse_unreviewed
-from vendorgen.sync.local import regenerate
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
+from vendorgen.sync.binding import refuse_unreviewed
+from vendorgen.sync.local import regenerate
+from vendorgen.sync.merge import unified_diff
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from vendorgen.errors import UsageError
 from vendorgen.project.hashing import sha256_text
-from vendorgen.sync.local import select
 from vendorgen.project.workspace import Workspace
+from vendorgen.sync.local import select
 
 
 def remove(workspace: Workspace, names: Sequence[str], force: bool = False) -> list[str]:

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
-from vendorgen.sync.merge import merge3, unified_diff
-from vendorgen.sync.history import written_text
-from vendorgen.sync.local import regenerate
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
+from vendorgen.sync.history import written_text
+from vendorgen.sync.local import regenerate
+from vendorgen.sync.merge import merge3, unified_diff
 from vendorgen.sync.remote import Reinspector, per_source, upstream_changes
 
 if TYPE_CHECKING:
