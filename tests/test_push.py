@@ -391,8 +391,8 @@ def test_langchain_tool_round_trips(fakehub: FakeHub, tmp_path: Path) -> None:
     # Code of the project itself cannot travel in a one-file Space: push says so.
     (project.root / "my_tools.py").write_text(LANGCHAIN_PACKAGE)
     local = {"PYTHONPATH": f"{project.root}{os.pathsep}{REPO}"}
-    assert project.run("add", "langchain:my_tools:word_count", env=local).exit_code == 0
-    result = project.run("push", "word_count", "tester/mine", env={**hub_env(fakehub, tmp_path), **local})
+    assert project.run("add", "langchain:my_tools:word_count", "--prefix", "mine", env=local).exit_code == 0
+    result = project.run("push", "mine_word_count", "tester/mine", env={**hub_env(fakehub, tmp_path), **local})
     assert result.exit_code == 2
     assert (
         "tool.py imports my_tools, which is code of this project rather than an installed distribution" in result.stderr

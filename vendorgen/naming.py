@@ -79,9 +79,9 @@ def module_reserved() -> frozenset[str]:
     import such as `json`, a helper, a builtin such as `dict`). Read from the server module as `vendorgen
     serve` writes it, so a name it starts to use is reserved with it. Nothing else binds a module's name:
     generated modules and the shipped files import only `_vendored_*` siblings, which no module name can be."""
-    from vendorgen.package import serve
+    from vendorgen.package.server_text import served_text
 
-    return global_names(serve.served_text())
+    return global_names(served_text())
 
 
 def global_names(text: str) -> frozenset[str]:

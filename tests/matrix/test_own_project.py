@@ -21,7 +21,7 @@ README = REPO / "README.md"
 
 def readme_lines() -> list[str]:
     text = README.read_text(encoding="utf-8")
-    block = re.search(r"In your own project:\n\n```sh\n(.*?)```", text, re.S)
+    block = re.search(r"In your own project[^\n]*:\n\n```sh\n(.*?)```", text, re.S)
     assert block, "README.md has no 'In your own project:' sh block"
     return [line for line in block.group(1).splitlines() if line.strip()]
 

@@ -22,6 +22,7 @@ from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.generate.literals import escape_text
 from vendorgen.package import derived, files
 from vendorgen.package.files import RuntimeEntry
+from vendorgen.package.server_text import served_text
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry
@@ -30,13 +31,11 @@ from vendorgen.project.workspace import Workspace
 
 FILE_NAME = SERVER_FILE
 MODULE = FILE_NAME.removesuffix(".py")
-_SHIPPED = files.SHIPPED / FILE_NAME
 _HEADER = """\
 # The MCP server of the tools vendorgen vendored into this directory: python -m {package}.{module}
 # Written by vendorgen {version}; `vendorgen serve` rewrites it from vendorgen.lock, `vendorgen check` compares.
 # Up to the line "# -- What this project serves", the same bytes in every project vendored with that version.
 """
-_TAIL_MARK = "# -- What this project serves"
 _HEADER_START = _HEADER.split(":", 1)[0]  # how a server module vendorgen wrote begins
 
 
@@ -95,26 +94,6 @@ def server_module(
     header = _HEADER.format(package=package, module=MODULE, version=__version__)
     text = header + served_text(imports, classes, pins)
     return ServerModule(f"{directory}/{FILE_NAME}", package, text)
-
-
-def served_text(
-    imports: Sequence[str] = (), classes: Sequence[str] = (), pins: Mapping[str, Mapping[str, str]] | None = None
-) -> str:
-    """The server module after its header: the shipped logic, then the imports, classes and pins it serves."""
-    tail = [_TAIL_MARK, *imports, "", "TOOLS = ["]
-    tail += [f"    {name}," for name in classes] + [
-        "]",
-        "# sha256 of each upstream MCP tool's definition as vendored.",
-        "PINNED = {",
-    ]
-    for name, hashes in sorted((pins or {}).items()):
-        tail += [
-            f"    {json.dumps(name)}: {{",
-            *(f'        "{key}": "{value}",' for key, value in hashes.items()),
-            "    },",
-        ]
-    tail += ["}", "", 'if __name__ == "__main__":', "    main(TOOLS, PINNED)", ""]
-    return _SHIPPED.read_text(encoding="utf-8") + "\n\n" + "\n".join(tail)
 
 
 def write(workspace: Workspace, module: ServerModule) -> bool:

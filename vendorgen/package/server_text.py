@@ -1,0 +1,37 @@
+"""The server module's text after its header: the shipped logic, then what the project serves.
+
+Apart from vendorgen.package.serve (which reads the lock to fill it in) so that naming can read the
+names the server module uses with nothing but the standard library: `langchain:` inspection imports
+naming in the project's own interpreter.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+
+from vendorgen.package.files import SHIPPED
+from vendorgen.project.paths import SERVER_FILE
+
+_SHIPPED = SHIPPED / SERVER_FILE
+_TAIL_MARK = "# -- What this project serves"
+
+
+def served_text(
+    imports: Sequence[str] = (), classes: Sequence[str] = (), pins: Mapping[str, Mapping[str, str]] | None = None
+) -> str:
+    """The server module after its header: the shipped logic, then the imports, classes and pins it serves."""
+    tail = [_TAIL_MARK, *imports, "", "TOOLS = ["]
+    tail += [f"    {name}," for name in classes] + [
+        "]",
+        "# sha256 of each upstream MCP tool's definition as vendored.",
+        "PINNED = {",
+    ]
+    for name, hashes in sorted((pins or {}).items()):
+        tail += [
+            f"    {json.dumps(name)}: {{",
+            *(f'        "{key}": "{value}",' for key, value in hashes.items()),
+            "    },",
+        ]
+    tail += ["}", "", 'if __name__ == "__main__":', "    main(TOOLS, PINNED)", ""]
+    return _SHIPPED.read_text(encoding="utf-8") + "\n\n" + "\n".join(tail)
