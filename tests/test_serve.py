@@ -138,11 +138,11 @@ def texts(result: Any) -> str:
     return " ".join(item.text for item in result.content if item.type == "text")
 
 
-def png_data_uri(size: tuple[int, int] = (64, 32)) -> str:
+def png_data_uri(size: tuple[int, int] = (64, 32), mode: str = "RGB") -> str:
     from PIL import Image
 
     buffer = io.BytesIO()
-    Image.new("RGB", size, (200, 30, 30)).save(buffer, format="PNG")
+    Image.new(mode, size, 1).save(buffer, format="PNG")
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
 
 
@@ -376,6 +376,8 @@ def test_bad_calls_are_error_results_and_the_server_goes_on(served: Project) -> 
                 ("shout", (("loud", "x"), ("text", "a"))): "takes no argument 'loud'",
                 ("shout", ()): "needs the argument 'text'",
                 ("shout", (("text", "boom"),)): "shout failed: ValueError: shout cannot shout boom",
+                # 13000x13000 pixels in about 30 kB: refused before it is decoded (issue 19 item 8)
+                ("thumbnail", (("image", png_data_uri((13000, 13000), "1")), ("size", 16))): "over 40000000 pixels",
             }
             for (name, arguments), expected in cases.items():
                 result = await session.call_tool(name, dict(arguments))
