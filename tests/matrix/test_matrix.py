@@ -26,7 +26,7 @@ CLIENT = Path(__file__).with_name("client.py")
 # case -> what the call returns on every row
 EXPECTED = {
     "space": 2000.0,
-    "space.audio": {"type": "str", "suffix": ".wav"},
+    "space.audio": {"type": "ResultFile", "suffix": ".wav"},  # the path of the file the runtime downloaded
     "space.to_langchain": 300.0,
     "space.input_schema": ["from_unit", "to_unit", "value"],
     "space.file": [32, 16],  # a PIL image uploaded through handle_file (file_paths)
