@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import inspect
 import os
 import re
@@ -12,11 +13,11 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, unquote_to_bytes, urlsplit
 
 from smolagents import Tool
 
-from ._vendored_runtime import NOT_GIVEN, ResultFile, _confined, _needs, _reason, _VendoredTool
+from ._vendored_runtime import ResultFile, _confined, _needs, _reason, _VendoredTool
 
 _CLIENT = "gradio_client>=1.8"  # as pip spells it
 _FILE_DATA = "gradio.FileData"  # what gradio_client uploads a local file for, at any depth of any argument
@@ -26,13 +27,16 @@ class SpaceTool(_VendoredTool, Tool):
     """A tool that calls one endpoint of a Gradio app; the client is created on the first call."""
 
     src = api_name = ""
-    # Where a local file argument may be read from (resolved, symlinks followed; see `_confined`): None is
-    # the project, the working directory and VENDORGEN_FILE_ROOTS; a list replaces them (serve: --files).
-    # A model can be talked into naming any path.
+    # Where a local file argument may be read from (see `_confined`): a model can be talked into naming any path.
     file_roots: list[str] | None = None
     # A file the app's answer places at another origin than the app's own: refused (False), or fetched
     # without the token and cookies (True). The app's own origin gets them, as on upload.
     files_from_other_origins = False
+    # A generated class sets `parameter_order`, the wire names of its inputs in the app's order, `file_paths`
+    # where an input holds files ({name: [position as in `_files_at`, ...]}), and `parameter_defaults`, what
+    # an argument left at NOT_GIVEN is sent as: the app's default when vendored (the tool does not change with the app).
+    parameter_order: list[str] = []
+    parameter_defaults: dict[str, Any] = {}
 
     def __init__(self, token: str | None = None) -> None:
         super().__init__()
@@ -59,32 +63,25 @@ class SpaceTool(_VendoredTool, Tool):
         _guard_downloads(self.client, self.src, self.files_from_other_origins)
         self.is_initialized = True
 
-    # A generated class sets `parameter_order`, the wire names of its inputs in the app's order, `file_paths`
-    # where an input holds files ({name: [position as in `_files_at`, ...]}), and `parameter_defaults`, what
-    # an argument left at NOT_GIVEN is sent as: the app's default when vendored (the tool does not change with the app).
-    parameter_order: list[str] = []
-    parameter_defaults: dict[str, Any] = {}
-
     def _predict(self, arguments: dict[str, Any]) -> Any:
-        """Call the endpoint with `arguments` (by wire name), sent by position in the app's order; one left at
-        NOT_GIVEN gets its pinned default. Only the positions `file_paths` names upload files: a local path,
-        an http(s) URL or a PIL image (saved to a temporary file, deleted after the call)."""
+        """Call the endpoint with `arguments` (by wire name) by position in the app's order. Only the
+        positions `file_paths` names upload files: a local path, an http(s) URL, a data: URI or a PIL image."""
         if self.client is None:
             self.setup()
-        arguments = self._refused_nulls_replaced(arguments)
-        values = [arguments[name] for name in self.parameter_order]
+        sent = self._sent(arguments)
         file_paths: dict[str, list[str]] = getattr(self, "file_paths", {})
-        temporary: list[str] = []
+        temporary: list[str] = []  # deleted after the call
         approved: list[dict[str, Any]] = []
         try:
-            for index, name in enumerate(self.parameter_order):
-                if values[index] is NOT_GIVEN:
-                    values[index] = self.parameter_defaults[name]
+            values = []
+            for name in self.parameter_order:
+                if name not in sent:  # left at NOT_GIVEN
+                    values.append(self.parameter_defaults[name])
                     continue
+                value = sent[name]
                 for position in file_paths.get(name, ()):
-                    values[index] = _files_at(
-                        values[index], position, lambda item: _file(item, self.file_roots, temporary, approved)
-                    )
+                    value = _files_at(value, position, lambda item: _file(item, self.file_roots, temporary, approved))
+                values.append(value)
             self._uploads.update(id(item) for item in approved)
             with _gradio_errors(self.src):
                 return self.client.predict(*values, api_name=self.api_name)
@@ -95,12 +92,11 @@ class SpaceTool(_VendoredTool, Tool):
 
 
 def _space_address(src: str, explicit: str | None) -> tuple[str, str | bool | None]:
-    """Where to connect for `src`, and the Hub token to send there: the one passed in, for any host;
-    else the machine's (HF_TOKEN, the saved login) only where `_token_allowed` says.
+    """Where to connect for `src`, and the Hub token to send there: the one passed in, for any host; else
+    the machine's only where `_token_allowed` says (None: gradio_client reads it; False: none at all).
 
-    None lets gradio_client read the machine's token; False sends no token at all. A Space named
-    owner/name is looked up on the Hub (with the token) first: gradio_client would send the token
-    to whatever host the Hub names, so a host that is not the Space's own gets the app URL and False.
+    A Space named owner/name is looked up on the Hub first: gradio_client would send the token to
+    whatever host the Hub names, so a host that is not the Space's own gets the app URL and False.
     """
     hub = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
     if explicit:
@@ -114,27 +110,28 @@ def _space_address(src: str, explicit: str | None) -> tuple[str, str | bool | No
 
 
 def _token_allowed(url: str, space_id: str | None, hub_endpoint: str) -> bool:
-    """Whether a request to `url` may carry the machine's Hub token: the Hub itself (the scheme, host
-    and port of `hub_endpoint`, HF_ENDPOINT) and, when the source names the Space `space_id`, that
-    Space's own https://<owner>-<name>.hf.space host. Not an app URL on *.hf.space: it names no Space.
-
-    The same rule as vendorgen's `sources.hub_client.token_allowed`, which decides what `add`
-    sends; a test holds the two to one table.
-    """
-    try:
-        target, hub = urlsplit(url), urlsplit(hub_endpoint)
-        target_port, hub_port = target.port, hub.port
-    except ValueError:  # a port that is not a number
+    """Whether a request to `url` may carry the machine's Hub token: the Hub's own origin and, for the Space
+    `space_id`, its https://<owner>-<name>.hf.space host (not any *.hf.space app URL: it names no Space).
+    The rule of vendorgen's `sources.hub_client.token_allowed`; a test holds the two to one table."""
+    target, hub = _origin(url), _origin(hub_endpoint)
+    if target is None or hub is None or not target[1]:
         return False
-    host = (target.hostname or "").lower()
-    if not host:
-        return False
-    if (target.scheme, host, target_port) == (hub.scheme, (hub.hostname or "").lower(), hub_port):
+    scheme, host, port = target
+    if target == hub:
         return True
-    if space_id is None or target.scheme != "https" or target_port not in (None, 443):
+    if space_id is None or scheme != "https" or port not in (None, 443):
         return False
     subdomain = re.sub(r"[^a-z0-9]+", "-", space_id.lower()).strip("-")
     return host in (f"{subdomain}.hf.space", f"{subdomain}.static.hf.space")
+
+
+def _origin(url: str) -> tuple[str, str, int | None] | None:
+    """Scheme, host and port of `url`; None for a port that is not a number (no origin of any app)."""
+    try:
+        parts = urlsplit(url)
+        return parts.scheme, (parts.hostname or "").lower(), parts.port
+    except ValueError:
+        return None
 
 
 @contextmanager
@@ -160,40 +157,33 @@ def _files_at(value: Any, position: str, upload: Callable[[Any], Any]) -> Any:
     if position.startswith("[*]"):
         return [_files_at(item, position[3:], upload) for item in value] if isinstance(value, (list, tuple)) else value
     key = position[1:].split(".", 1)[0].split("[", 1)[0]
-    rest = position[1 + len(key) :]
     if isinstance(value, dict) and key in value:
-        return {**value, key: _files_at(value[key], rest, upload)}
+        return {**value, key: _files_at(value[key], position[1 + len(key) :], upload)}
     return value
 
 
 def _file(value: Any, roots: list[str] | None, temporary: list[str], approved: list[dict[str, Any]]) -> Any:
-    """A local path inside `roots` (see SpaceTool.file_roots), an http(s) URL, a data: URI or a PIL
-    image, as gradio_client sends a file."""
+    """A local path inside `roots` (see `_confined`), an http(s) URL, a data: URI (the file's content, as
+    serve's clients send it) or a PIL image, as gradio_client sends a file."""
     from gradio_client import handle_file
     from gradio_client.utils import is_http_url_like
 
     if hasattr(value, "save") and not isinstance(value, str):  # a PIL image
         with tempfile.NamedTemporaryFile(suffix=".png", delete=False) as file:
             value.save(file, format="PNG")
-        temporary.append(file.name)
-        value = file.name
-    elif isinstance(value, str) and value.startswith("data:"):  # the file's content, as serve's clients send it
+        temporary.append(value := file.name)
+    elif isinstance(value, str) and value.startswith("data:"):
         with tempfile.NamedTemporaryFile(delete=False) as file:
             file.write(_data_uri_bytes(value))
-        temporary.append(file.name)
-        value = file.name
+        temporary.append(value := file.name)
     elif not is_http_url_like(str(value)):
         value = _confined(str(value), roots)
-    data = handle_file(str(value))
-    approved.append(data)
+    approved.append(data := handle_file(str(value)))
     return data
 
 
 def _data_uri_bytes(uri: str) -> bytes:
     """The content of a data: URI (base64 or percent-encoded); ValueError if it is not one."""
-    import binascii
-    from urllib.parse import unquote_to_bytes
-
     header, comma, data = uri.partition(",")
     if not comma:
         raise ValueError("a data: URI needs a comma before its content")
@@ -201,7 +191,7 @@ def _data_uri_bytes(uri: str) -> bytes:
         return unquote_to_bytes(data)
     try:
         return base64.b64decode(data, validate=True)
-    except binascii.Error:
+    except ValueError:  # binascii.Error
         raise ValueError("the data: URI's content is not valid base64") from None
 
 
@@ -212,9 +202,9 @@ def _endpoints(client: Any) -> Any:
 def _guard_uploads(client: Any, uploads: set[int]) -> None:
     """Let gradio_client upload only the dicts in `uploads` (by id), the declared file arguments.
 
-    gradio_client uploads every dict shaped like FileData at any depth of any argument; a model
-    could put `{"path": "~/.ssh/id_rsa", "meta": {"_type": "gradio.FileData"}}` in a JSON argument.
-    Any other such dict is hidden from its upload step and sent as the data it is.
+    gradio_client uploads every dict shaped like FileData at any depth of any argument; a model could put
+    `{"path": "~/.ssh/id_rsa", "meta": {"_type": "gradio.FileData"}}` in a JSON argument: any other such
+    dict is hidden from its upload step and sent as the data it is.
     """
 
     def hide(value: Any) -> Any:
@@ -230,9 +220,18 @@ def _guard_uploads(client: Any, uploads: set[int]) -> None:
         return lambda *data: tuple(show(item) for item in process(*(hide(item) for item in data)))
 
     for endpoint in _endpoints(client):
-        process = getattr(endpoint, "process_input_files", None)
-        if process is not None:  # endpoints of Gradio 3 apps upload by component type instead
-            endpoint.process_input_files = guarded(process)
+        if hasattr(endpoint, "process_input_files"):  # endpoints of Gradio 3 apps upload by component type instead
+            endpoint.process_input_files = guarded(endpoint.process_input_files)
+
+
+def _guard_downloads(client: Any, src: str, other_origins: bool) -> None:
+    """Download the files of the app's answers as gradio_client would (`_download`), but send its headers
+    (the Hub token) and cookies only to the app's own origin."""
+    for endpoint in _endpoints(client):
+        if hasattr(endpoint, "_download_file"):  # endpoints of Gradio 3 apps have none
+            endpoint._download_file = lambda file, root=endpoint.root_url: _download(
+                client, root, file, src, other_origins
+            )
 
 
 class _Hidden:
@@ -249,26 +248,16 @@ def _each(value: Any, function: Callable[[Any], Any]) -> Any:
     return [function(item) for item in value] if isinstance(value, list) else value
 
 
-def _guard_downloads(client: Any, src: str, other_origins: bool) -> None:
-    """Download the files of the app's answers as gradio_client would, but send its headers (the
-    Hub token) and cookies only to the app's own origin, and follow a redirect only there.
-
-    gradio_client fetches an answer's FileData `url` when it is a stream, wherever it points,
-    with the client's headers, following redirects: the app's answer would choose where the
-    token goes. Another origin is refused, or fetched without credentials (`other_origins`).
-    """
-    for endpoint in _endpoints(client):
-        if hasattr(endpoint, "_download_file"):  # endpoints of Gradio 3 apps have none
-            endpoint._download_file = lambda file, root=endpoint.root_url: _download(
-                client, root, file, src, other_origins
-            )
-
-
 _REDIRECTS = 20  # how many redirects a download follows (httpx's default limit)
 
 
 def _download(client: Any, root_url: str, file: dict[str, Any], src: str, other_origins: bool) -> ResultFile:
-    """One output file, stored where gradio_client stores it: <output_dir>/<sha256>/<name>."""
+    """One output file, stored where gradio_client stores it: <output_dir>/<sha256>/<name>.
+
+    gradio_client fetches an answer's FileData `url` when it is a stream, wherever it points, with the
+    client's headers, following redirects: the app's answer would choose where the token goes. Here
+    another origin is refused, or fetched without credentials (`other_origins`), redirects included.
+    """
     import httpx
 
     url = file.get("url") if file.get("is_stream") else None
@@ -288,11 +277,10 @@ def _download(client: Any, root_url: str, file: dict[str, Any], src: str, other_
                 )
             credentials = {"headers": client.headers, "cookies": client.cookies} if own else {}
             response = http.send(http.build_request("GET", url, **credentials), stream=True)
-            redirect = response.next_request if response.is_redirect else None
-            if redirect is None:
+            if not response.is_redirect or response.next_request is None:
                 break
             response.close()
-            url = str(redirect.url)
+            url = str(response.next_request.url)
         else:
             raise ConnectionError(f"the Gradio app {src} redirected a file more than {_REDIRECTS} times")
         try:
@@ -309,8 +297,6 @@ def _download(client: Any, root_url: str, file: dict[str, Any], src: str, other_
 
 def _stored(chunks: Iterator[bytes], directory: str) -> tuple[str, str]:
     """`chunks` in a new file in `directory`: (its path, their sha256). Nothing is left on failure."""
-    import hashlib
-
     os.makedirs(directory, exist_ok=True)
     digest = hashlib.sha256()
     with tempfile.NamedTemporaryFile(dir=directory, delete=False) as part:
@@ -322,15 +308,6 @@ def _stored(chunks: Iterator[bytes], directory: str) -> tuple[str, str]:
             os.remove(part.name)
             raise
     return part.name, digest.hexdigest()
-
-
-def _origin(url: str) -> tuple[str, str, int | None] | None:
-    """Scheme, host and port of `url`; None for a port that is not a number (no origin of any app)."""
-    try:
-        parts = urlsplit(url)
-        return parts.scheme, (parts.hostname or "").lower(), parts.port
-    except ValueError:
-        return None
 
 
 def image_result(value: Any) -> Any:

@@ -10,7 +10,7 @@ from typing import Any
 
 from smolagents import Tool
 
-from ._vendored_runtime import _given, _needs, _VendoredTool
+from ._vendored_runtime import _needs, _VendoredTool
 
 
 class LangChainTool(_VendoredTool, Tool):
@@ -30,7 +30,7 @@ class LangChainTool(_VendoredTool, Tool):
             if not found:
                 raise LookupError(f"{self.name}: its LangChain source no longer gives a tool named {self.lc_name}")
             self._lc_tool = found[0]
-        sent = _given(self._refused_nulls_replaced(arguments))
+        sent = self._sent(arguments)
         if getattr(self, "is_async", False):
             return _run_coroutine(self._lc_tool.ainvoke(sent))
         return self._lc_tool.invoke(sent)

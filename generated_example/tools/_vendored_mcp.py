@@ -20,7 +20,7 @@ from typing import Any
 
 from smolagents import Tool
 
-from ._vendored_runtime import ResultFile, _given, _leaf, _needs, _project_root, _reason, _VendoredTool
+from ._vendored_runtime import ResultFile, _leaf, _needs, _project_root, _reason, _VendoredTool
 
 _SDK = "mcp>=1.10"  # as pip spells it
 
@@ -325,7 +325,7 @@ class MCPTool(_ClosesSession, _VendoredTool, Tool):
 
         Where `_hand_back` is set, the call is not made: it is handed back unsent, as `_hand_back` makes it.
         """
-        sent = _given(self._refused_nulls_replaced(arguments))
+        sent = self._sent(arguments)
         hand_back = _hand_back.get()
         if hand_back is not None:
             return hand_back(self, sent)

@@ -21,10 +21,10 @@ SHIPPED = Path(__file__).resolve().parent / "shipped"
 # The sha256 of each run-time file this vendorgen version ships: the gate accepts a copy by it
 # (tests/unit/test_runtime.py fails until it is updated after an edit of a shipped file).
 KNOWN_SHA256 = {
-    "_vendored_runtime.py": "f70c857305cc63f72401278bba243a7e5e3e98f0e9ce6d53b1c39c687c748f9a",
-    "_vendored_gradio.py": "6e5c9c2b7b2a6bdbfceeec5896250ae72e476147e0909e8c7093c20b65adc766",
-    "_vendored_mcp.py": "7bdef1d990d74cfb3c4d68060f219450f3bb1f018fba59ca97d868a21b50b45e",
-    "_vendored_langchain.py": "d23938302689b6f6043d86ee03f640c57e5fd3843ca6da0d52e26c81698eba9e",
+    "_vendored_runtime.py": "74dc31ead86e8147557084811d025533a4cb5c8fa3a2fb7ef7faeae7f9ea06ca",
+    "_vendored_gradio.py": "439bfd5961a4b41910b1a05c9c7d33d7403bc9bb8b76997a55c330e54b00b802",
+    "_vendored_mcp.py": "67cea411edab9c3190877a34de4d18477faea32d10d994fa34605da0b7e93b59",
+    "_vendored_langchain.py": "73acefd92211d7dbc4107107da73788e8795222e52c8663ac1cc8d6fdc4c3e24",
 }
 
 

@@ -23,18 +23,18 @@ def _needs(requirement: str) -> Iterator[None]:
         raise ImportError(f"this vendored tool needs {requirement} (pip install '{requirement}'): {exc}") from None
 
 
-def _reason(exc: BaseException | None) -> str:
-    """The first real error inside nested exception groups, as one line."""
-    exc = _leaf(exc)
-    text = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
 def _leaf(exc: BaseException | None) -> BaseException | None:
     """The first real error inside nested exception groups."""
     while getattr(exc, "exceptions", None):
         exc = exc.exceptions[0]  # type: ignore[union-attr]
     return exc
+
+
+def _reason(exc: BaseException | None) -> str:
+    """The first real error inside nested exception groups (`_leaf`), as one line."""
+    leaf = _leaf(exc)
+    text = " ".join(str(leaf).split())
+    return f"{type(leaf).__name__}: {text}" if text else type(leaf).__name__
 
 
 class _NotGiven:
@@ -75,17 +75,28 @@ class _VendoredTool:
         else:
             super().__init_subclass__(**kwargs)
 
-    def _refused_nulls_replaced(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """`arguments` (by wire name) where None for one in `null_refused` (a null the source refuses) is not given."""
+    def _sent(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """What of `arguments` (by wire name) is sent: not those at NOT_GIVEN, nor a None the source refuses."""
         nulls = {key: NOT_GIVEN if default is None else default for key, default in self.null_refused.items()}
-        return {key: nulls[key] if value is None and key in nulls else value for key, value in arguments.items()}
+        return _given({key: nulls.get(key, value) if value is None else value for key, value in arguments.items()})
 
     def to_langchain(self) -> Any:
         """This tool as a LangChain StructuredTool with its JSON schema, which `get_input_schema()` gives as a
-        pydantic model (LangChain's generic one names no argument); langchain-core before 0.3.36 takes only that."""
+        pydantic model (LangChain's generic one names no argument)."""
         with _needs("langchain-core>=0.3"):
             from langchain_core.tools import StructuredTool
-        model = _arguments_model(self.name, self.inputs)
+        from pydantic import ConfigDict, create_model
+
+        untyped = ("image", "audio", "any")  # no JSON Schema type
+        properties = {
+            key: {k: v for k, v in spec.items() if k != "nullable" and not (k == "type" and v in untyped)}
+            for key, spec in self.inputs.items()
+        }
+        required = [key for key, spec in self.inputs.items() if not spec.get("nullable")]
+        schema = {"type": "object", "properties": properties, "required": required}
+        fields: dict[str, Any] = {key: (Any, ... if key in required else None) for key in self.inputs}
+        config = ConfigDict(json_schema_extra=lambda model_schema: model_schema.update(schema))
+        model = create_model(self.name, __config__=config, **fields)  # its fields take any value: the tool checks
 
         class VendoredTool(StructuredTool):
             def get_input_schema(self, config: Any = None) -> Any:
@@ -98,40 +109,21 @@ class _VendoredTool:
             return VendoredTool.from_function(**made, args_schema=model)
 
 
-def _arguments_model(name: str, inputs: dict[str, dict[str, Any]]) -> Any:
-    """A pydantic model whose JSON schema is `inputs`; its fields take any value (the tool checks them)."""
-    from pydantic import ConfigDict, create_model
-
-    untyped = ("image", "audio", "any")  # no JSON Schema type
-    properties = {
-        key: {k: v for k, v in spec.items() if k != "nullable" and not (k == "type" and v in untyped)}
-        for key, spec in inputs.items()
-    }
-    required = [key for key, spec in inputs.items() if not spec.get("nullable")]
-    schema = {"type": "object", "properties": properties, "required": required}
-    fields: dict[str, Any] = {key: (Any, ... if key in required else None) for key in inputs}
-    config = ConfigDict(json_schema_extra=lambda model_schema: model_schema.update(schema))
-    return create_model(name, __config__=config, **fields)
-
-
 class ResultFile(str):
-    """The path of a file this runtime wrote for the call that returned it: an output a Gradio app
-    served, or an MCP item decoded. The only path a result is read back from: any other string is
-    text its source sent, such as a path it names on this machine."""
+    """The path of a file this runtime wrote for the call that returned it (a Gradio output, an MCP item):
+    the only path a result is read back from; any other string is text its source sent."""
 
 
-# What marks a project's root, as vendorgen finds it: the lock that owns the vendored modules
-# first, else the nearest of these.
+# What marks a project's root, as vendorgen finds it: the lock that owns the vendored modules first.
 _LOCK = "vendorgen.lock"
 _ROOT_MARKERS = (_LOCK, "pyproject.toml", ".git")
 
 
 def _project_root() -> Path:
-    """The project this runtime was vendored into: the nearest directory above it holding
-    vendorgen.lock (which owns it), else the nearest holding a project marker.
+    """The nearest directory above this file holding vendorgen.lock (which owns it), else a project marker.
 
-    A stdio server's paths inside the project are stored relative to that root, so the tools
-    start the same server wherever the agent runs; a file argument is read from inside it.
+    A stdio server's paths inside the project are stored relative to it, so the tools start the same
+    server wherever the agent runs; a file argument is read from inside it.
     """
     here = Path(__file__).resolve().parent
     for markers in ((_LOCK,), _ROOT_MARKERS):
@@ -141,24 +133,20 @@ def _project_root() -> Path:
     return here.parent
 
 
-# Widens where a file argument may be read from (see _confined).
-FILE_ROOTS_ENV = "VENDORGEN_FILE_ROOTS"
-
-
 def _confined(path: str, roots: list[str] | None) -> str:
-    """`path` resolved (symlinks followed), if it lies inside one of `roots` (resolved the same way);
-    else PermissionError naming the rule and how to widen it.
+    """`path` resolved (symlinks followed) if inside one of `roots` (resolved too), else PermissionError.
 
-    None is the default: the project, the working directory and the directories listed in
-    VENDORGEN_FILE_ROOTS (separated by os.pathsep); a list replaces all of them (serve: --files).
+    None: the project, the working directory and VENDORGEN_FILE_ROOTS (os.pathsep-separated); a list
+    replaces all of them (serve: --files).
     """
     if roots is None:
         rule = f"the project ({_project_root()}) and the working directory ({os.getcwd()})"
-        widen = f"add a directory to {FILE_ROOTS_ENV} (separated by {os.pathsep!r}) or set the tool's file_roots"
-        roots = [str(_project_root()), os.getcwd(), *filter(None, os.environ.get(FILE_ROOTS_ENV, "").split(os.pathsep))]
+        widen = f"add a directory to VENDORGEN_FILE_ROOTS (separated by {os.pathsep!r}) or set the tool's file_roots"
+        extra = os.environ.get("VENDORGEN_FILE_ROOTS", "").split(os.pathsep)
+        roots = [str(_project_root()), os.getcwd(), *filter(None, extra)]
     else:
         rule = f"the tool's file_roots ({', '.join(roots) or 'none'})"
-        widen = "send the file's content as a data: URI, or widen file_roots (vendorgen serve: --files DIR)"
+        widen = "send the file's content as a data: URI, or widen file_roots (vendorgen serve: --files)"
     resolved = os.path.realpath(path)
     for root in map(os.path.realpath, roots):
         if os.path.commonpath([resolved, root]) == root:
