@@ -6,6 +6,7 @@ one line of the prompt; find_tools for each source kind; call_tool for tool-call
 from __future__ import annotations
 
 import ast
+import json
 import re
 import sys
 import tomllib
@@ -17,7 +18,7 @@ from smolagents.models import ChatMessage, MessageRole
 
 from tests.conftest import REPO, Project, mypy, new_project
 from tests.test_hostile_repo import error_line
-from vendorgen.package.shipped._vendored_catalog import index_entry
+from vendorgen.package.shipped._vendored_catalog import _Index, index_entry
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.workspace import LOCK_NAME
 
@@ -190,6 +191,17 @@ def test_hostile_names_and_descriptions_stay_inert(project: Project) -> None:
     line = next(line for line in agent.system_prompt.splitlines() if line.startswith("def evil("))
     assert line == 'def evil(text): """Echo it."""'
     assert not (project.root / "PWNED").exists()
+
+
+def test_questions_in_any_script_find_their_tool() -> None:
+    index = {
+        "weather": index_entry("weather", "天气预报. Прогноз погоды.", {"city": {"type": "string"}}),
+        "tickets": index_entry("tickets", "Support tickets of a company.", {}),
+    }
+    assert json.dumps(index).isascii()  # as the catalog writes INDEX: non-ASCII terms escaped
+    search = _Index(index).search
+    assert search("北京后天的天气如何？", 5) == ["weather"] and search("прогноз на завтра", 5) == ["weather"]
+    assert search("get the tickets", 5) == ["tickets"]
 
 
 def test_unlisted_tools_stay_callable_and_find_tools_says_so(cataloged: Project) -> None:

@@ -5,8 +5,8 @@ version (the logic, copied verbatim from `_vendored_catalog.py`, which ships in 
 followed by what this project catalogs: an import of each locked module, its tool classes (read
 from the files the lock checks) and the search index. It holds no remote text, so there is
 nothing to escape and no template: the descriptions stay in the modules, read from the tool
-classes at run time; the index is made of identifiers and search terms, which are runs of ASCII
-letters and digits (`_vendored_catalog.terms`) with counts. `check` compares the file with what
+classes at run time; the index is made of identifiers and search terms, which are runs of letters
+or digits (`_vendored_catalog.terms`; JSON escapes the non-ASCII ones) with counts. `check` compares the file with what
 the lock calls for now, as for the server module.
 """
 

@@ -26,8 +26,12 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
-# A term: a run of ASCII letters (camelCase and snake_case split) or digits, lower-cased, stemmed.
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+# A term: a run of letters of any script or of digits, lower-cased; ASCII runs split at camelCase and
+# stemmed; runs of a script written without spaces (Chinese, Japanese, Korean) cut into overlapping
+# pairs of characters, as search engines index them. The catalog writes terms as JSON, non-ASCII escaped.
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+_CAMEL_CASE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 _STOP_WORDS = frozenset(
     "a an and any are as at be by can do for from has have how i in is it its me my of on or that the this to"
     " what when which with you your".split()
@@ -46,8 +50,16 @@ _SHOWN_KEYS = frozenset({"type", "description", "nullable", "default", "enum"})
 
 def terms(text: str) -> list[str]:
     """The search terms of `text`, in order: the same function indexes the tools and reads a query."""
-    words = (word.lower() for word in _WORD.findall(text))
-    return [_stem(word)[:_MAX_TERM] for word in words if word not in _STOP_WORDS]
+    found = []
+    for run in _WORD.findall(text):
+        if run.isascii():
+            words = (word.lower() for word in _CAMEL_CASE.findall(run) or [run])
+            found += [_stem(word)[:_MAX_TERM] for word in words if word not in _STOP_WORDS]
+        elif _UNSPACED.fullmatch(run) and len(run) > 1:
+            found += [run[start : start + 2] for start in range(len(run) - 1)]
+        else:
+            found.append(run.lower()[:_MAX_TERM])
+    return found
 
 
 def _stem(word: str) -> str:
