@@ -360,7 +360,7 @@ def test_a_client_names_local_files_only_inside_the_directories_given_with_files
     rule = "file arguments are read only from inside the tool's file_roots"
     assert none.isError and texts(none) == (
         f"thumbnail: refused to upload {picture}: {rule} (none); send the file's content as a data: URI,"
-        " or widen file_roots (vendorgen serve: --files DIR)"
+        " or widen file_roots (vendorgen serve: --files)"
     )
     assert in_project.isError and f"{rule} (none)" in texts(in_project)
     assert not shared.isError and not linked_in.isError and shared.content[0].type == "image"

@@ -311,7 +311,13 @@ def check_inputs(tool: Any, spec: Any, object_schema: dict) -> None:
         # A property that says nothing itself takes what its union's branches say (schema.map_type's rule).
         said = schema_walk.map_type(declared).description if not declared.get("description") else ""
         texts = [text for text in (declared.get("description"), said, declared.get("title")) if isinstance(text, str)]
-        assert entry["description"] == next((text for text in texts if text), "")
+        described = next((text for text in texts if text), "")
+        if input_spec.typed_dicts:  # a union of objects: its shapes are named after the text (schema.input_spec)
+            said = described.rstrip()
+            said += "" if not said or said.endswith(".") else "."
+            assert entry["description"].startswith(f"{said} An object is one of: ".lstrip()), entry["description"]
+        else:
+            assert entry["description"] == described
         if "default" in declared:
             assert same_json(entry["default"], declared["default"])
         if "$ref" not in declared:
