@@ -3,8 +3,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
-# The npm MCP server the tests run over stdio (skipped, visibly, without node).
+# npm packages the tests run, installed into .cache/npm from the registry (skipped, visibly, without npm):
+# the reference MCP server, over stdio, and the MCP Inspector, whose CLI is a client of `vendorgen serve`.
 EVERYTHING := .cache/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+INSPECTOR  := .cache/npm/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js
 
 export GRADIO_ANALYTICS_ENABLED := False
 export HF_HUB_DISABLE_TELEMETRY := 1
@@ -25,15 +27,24 @@ $(STAMP): pyproject.toml constraints.txt
 	@# why, where it is not; the fallback without it is tested everywhere.
 	touch $(STAMP)
 
-$(EVERYTHING):
+# $(call npm_install,PACKAGE@VERSION,what is skipped without npm)
+define npm_install
 	@if command -v npm >/dev/null 2>&1; then \
-		npm install --silent --prefix .cache/npm --no-audit --no-fund @modelcontextprotocol/server-everything@2026.8.31; \
-	else echo "npm not found: the server-everything MCP tests will be skipped"; fi
+		npm install --silent --prefix .cache/npm --no-audit --no-fund --save-exact $(1); \
+	else echo "npm not found: $(2) will be skipped"; fi
+endef
+
+$(EVERYTHING):
+	$(call npm_install,@modelcontextprotocol/server-everything@2026.8.31,the server-everything MCP tests)
+
+# Its package asks for node>=22.19 (npm warns on an older one); its CLI mode runs on node 20, as the tests show.
+$(INSPECTOR):
+	$(call npm_install,@modelcontextprotocol/inspector@2.12.0,the MCP Inspector tests)
 
 # Two workers (pytest-xdist), a test file to each at a time: module fixtures (servers, vendored
 # projects) are made once per file; session ones once per worker, on ports the OS gives; the matrix
 # venvs and the mypy cache are built under file locks.
-test: $(STAMP) $(EVERYTHING)
+test: $(STAMP) $(EVERYTHING) $(INSPECTOR)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
