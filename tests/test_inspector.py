@@ -77,6 +77,9 @@ def inspector(served: Project, tmp_path_factory: pytest.TempPathFactory) -> Iter
             "stdio": {"command": sys.executable, "args": ["-m", "vendorgen", "serve"], "cwd": str(served.root),
                       "env": offline, **patience},
             "http": {"type": "streamable-http", "url": url, **patience},
+            # A config without the project's cwd: the server starts where the client stands.
+            "elsewhere": {"command": sys.executable, "args": ["-m", "vendorgen", "serve"], "cwd": str(home),
+                          "env": offline, **patience},
         }  # fmt: skip
         config = home / "mcp.json"
         config.write_text(json.dumps({"mcpServers": servers}))
@@ -164,3 +167,9 @@ def test_a_wrong_call_is_an_error_result_of_one_line(inspector: Inspector, serve
     # The server goes on answering.
     assert texts(inspector.call(server, "count_words", {"text": "still here"})) == ["2"]
 
+
+def test_a_server_started_outside_the_project_says_where_it_looked(inspector: Inspector) -> None:
+    answer = inspector("elsewhere", "tools/list")
+    assert answer.exit_code != OK and answer.error["error"]["message"] == "Connection closed"
+    # What the client shows of the server's stderr names the directory, not "nothing vendored yet".
+    assert "error: no vendorgen.lock" in answer.stderr, answer.stderr

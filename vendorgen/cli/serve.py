@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from vendorgen.cli.context import _workspace
 from vendorgen.cli.output import _echo
 
 
@@ -53,9 +54,10 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
 
     from vendorgen.package import serve as serving
     from vendorgen.project import interpreter as project_interpreter
-    from vendorgen.project.workspace import Workspace
 
-    workspace = Workspace.discover()
+    # An MCP client starts this in a directory of its own unless its config gives the project's (`cwd`):
+    # the error outside a project names that directory.
+    workspace = _workspace()
     module = serving.server_module(workspace, workspace.read_lock())
     python = project_interpreter.find(workspace.root).executable
     os.chdir(workspace.root)  # `python -m` finds the package from here
