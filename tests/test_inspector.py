@@ -24,6 +24,7 @@ import pytest
 from tests.conftest import REPO, Project
 from tests.servers import OFFLINE_ENV
 from tests.test_serve import CALLS, http_server, png_data_uri, served  # noqa: F401 (a fixture)
+from tests.test_to_langchain import new_project
 
 INSPECTOR = REPO / ".cache/npm/node_modules/.bin/mcp-inspector"
 NPM_COMMAND = "npm install --prefix .cache/npm @modelcontextprotocol/inspector@2.12.0"
@@ -72,11 +73,19 @@ def inspector(served: Project, tmp_path_factory: pytest.TempPathFactory) -> Iter
     offline = {**OFFLINE_ENV, "HF_ENDPOINT": os.environ["HF_ENDPOINT"]}
     # No time-out: the subprocess guard above is the only one.
     patience = {"connectionTimeout": 0, "requestTimeout": GUARD * 1000}
+    unions = new_project(tmp_path_factory, "inspector-unions")
+    for source in ["mcp:stdio:python -m tests.servers.mcp_lowlevel stdio", "--tool", "odd_types", "--trust"], [
+        "langchain:tests.servers.langchain_tools:measure"
+    ]:
+        added = unions.run("add", *source)
+        assert added.exit_code == 0, added.stderr
     with http_server(served) as url:
         servers = {
             "stdio": {"command": sys.executable, "args": ["-m", "vendorgen", "serve"], "cwd": str(served.root),
                       "env": offline, **patience},
             "http": {"type": "streamable-http", "url": url, **patience},
+            "unions": {"command": sys.executable, "args": ["-m", "vendorgen", "serve"], "cwd": str(unions.root),
+                       "env": offline, **patience},
             # A config without the project's cwd: the server starts where the client stands.
             "elsewhere": {"command": sys.executable, "args": ["-m", "vendorgen", "serve"], "cwd": str(home),
                           "env": offline, **patience},
@@ -112,6 +121,20 @@ def test_lists_every_tool_with_its_schema(inspector: Inspector, server: str) -> 
     assert listed["count_words"]["inputSchema"]["required"] == ["text"]
     assert listed["thumbnail"]["inputSchema"]["properties"]["image"]["type"] == "string"
     assert listed["word_stats"]["outputSchema"]["required"] == ["words", "unique", "top"]
+
+
+def test_unions_are_portable_schemas(inspector: Inspector) -> None:
+    """A union is served as `anyOf`/`oneOf` branches of one type each, not as a type list, which clients of
+    one-`type` dialects refuse; only what upstream left untyped is reported (vendorgen cannot type it)."""
+    answer = inspector("unions", "tools/list", "--strict")
+    assert answer.exit_code == OK, answer.stderr
+    findings = {(tool["toolName"], finding["rule"], finding["path"])
+                for tool in answer.payload.get("schemaFindings", []) for finding in tool["findings"]}  # fmt: skip
+    assert findings == {("odd_types", "untyped-schema", "properties.untyped"),
+                        ("odd_types", "untyped-schema", "properties.empty")}  # fmt: skip
+    listed = {tool["name"]: tool["inputSchema"]["properties"] for tool in answer.payload["result"]["tools"]}
+    assert listed["odd_types"]["multi"]["anyOf"] == [{"type": "integer"}, {"type": "string"}]
+    assert [branch["type"] for branch in listed["measure"]["target"]["oneOf"]] == ["integer", "array", "object"]
 
 
 def test_calls_every_kind_over_http(inspector: Inspector) -> None:

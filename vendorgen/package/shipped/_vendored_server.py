@@ -63,6 +63,9 @@ def input_schema(inputs: dict[str, dict[str, Any]]) -> dict[str, Any]:
         if kind in ("image", "audio"):
             prop["type"] = "string"
             prop["description"] = f"{prop.get('description', '')} ({kind}: {_MEDIA_INPUT})".strip()
+        elif isinstance(kind, list):  # a union: clients of one-`type` dialects (Gemini's) refuse a type list
+            if not {"anyOf", "oneOf"} & set(prop):  # else the branches kept from upstream say it all
+                prop["anyOf"] = [{"type": one} for one in kind]
         elif kind != "any":  # any: no type at all
             prop["type"] = kind  # nullable: not required (a null sent for it counts as left out)
         properties[key] = prop
