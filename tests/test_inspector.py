@@ -3,7 +3,8 @@
 The Inspector (npm `@modelcontextprotocol/inspector`, installed by `make test` under .cache/npm and run
 from there: never downloaded at test time) reads an `mcpServers` config file as a user writes one for
 any MCP client. The project is test_serve's: a tool of every source kind vendored, its upstream servers
-running. The tests are skipped, saying so, where the Inspector or node is not installed.
+running; a second one vendors inputs of several types, for the Inspector's schema portability check.
+The tests are skipped, saying so, where the Inspector or node is not installed.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,6 +33,10 @@ NPM_COMMAND = "npm install --prefix .cache/npm @modelcontextprotocol/inspector@2
 GUARD = 600  # seconds: only against a hang; never reached by a working run, however loaded the machine
 # What the Inspector's CLI exits with (EXIT_CODES in its source).
 OK, TOOL_ERROR = 0, 5
+UNION_SOURCES = [
+    ["mcp:stdio:python -m tests.servers.mcp_lowlevel stdio", "--tool", "odd_types", "--trust"],
+    ["langchain:tests.servers.langchain_tools:measure"],
+]
 SERVED = {"convert", "thumbnail", "tone", "convert_temperature", "word_stats", "slugify_title", "count_words",
           "paint_needed", "shout"}  # fmt: skip
 
@@ -73,23 +79,22 @@ def inspector(served: Project, tmp_path_factory: pytest.TempPathFactory) -> Iter
     offline = {**OFFLINE_ENV, "HF_ENDPOINT": os.environ["HF_ENDPOINT"]}
     # No time-out: the subprocess guard above is the only one.
     patience = {"connectionTimeout": 0, "requestTimeout": GUARD * 1000}
-    unions = new_project(tmp_path_factory, "inspector-unions")
-    for source in ["mcp:stdio:python -m tests.servers.mcp_lowlevel stdio", "--tool", "odd_types", "--trust"], [
-        "langchain:tests.servers.langchain_tools:measure"
-    ]:
+    unions = new_project(tmp_path_factory, "inspector-unions")  # inputs of several types, from MCP and LangChain
+    for source in UNION_SOURCES:
         added = unions.run("add", *source)
         assert added.exit_code == 0, added.stderr
+
+    def stdio(cwd: Path) -> dict[str, Any]:
+        return {"command": sys.executable, "args": ["-m", "vendorgen", "serve"], "cwd": str(cwd), "env": offline,
+                **patience}  # fmt: skip
+
     with http_server(served) as url:
         servers = {
-            "stdio": {"command": sys.executable, "args": ["-m", "vendorgen", "serve"], "cwd": str(served.root),
-                      "env": offline, **patience},
+            "stdio": stdio(served.root),
             "http": {"type": "streamable-http", "url": url, **patience},
-            "unions": {"command": sys.executable, "args": ["-m", "vendorgen", "serve"], "cwd": str(unions.root),
-                       "env": offline, **patience},
-            # A config without the project's cwd: the server starts where the client stands.
-            "elsewhere": {"command": sys.executable, "args": ["-m", "vendorgen", "serve"], "cwd": str(home),
-                          "env": offline, **patience},
-        }  # fmt: skip
+            "unions": stdio(unions.root),
+            "elsewhere": stdio(home),  # a config without the project's cwd: serve starts where the client stands
+        }
         config = home / "mcp.json"
         config.write_text(json.dumps({"mcpServers": servers}))
         # Its own files under a temporary HOME; secrets (the env above) in memory, not a keychain.
