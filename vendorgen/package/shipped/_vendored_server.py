@@ -63,7 +63,7 @@ def input_schema(inputs: dict[str, dict[str, Any]]) -> dict[str, Any]:
         if kind in ("image", "audio"):
             prop["type"] = "string"
             prop["description"] = f"{prop.get('description', '')} ({kind}: {_MEDIA_INPUT})".strip()
-        elif isinstance(kind, list):  # a union: clients of one-`type` dialects (Gemini's) refuse a type list
+        elif isinstance(kind, list):  # a union: as anyOf, since clients of one-`type` dialects may refuse a list
             if not {"anyOf", "oneOf"} & set(prop):  # else the branches kept from upstream say it all
                 prop["anyOf"] = [{"type": one} for one in kind]
         elif kind != "any":  # any: no type at all
