@@ -125,10 +125,11 @@ def test_tool_code_runs_off_the_event_loop_and_an_mcp_answer_is_passed_on_as_sen
     [item] = where.content  # the value's str(), made by the conversion, as a JSON string
     assert json.loads(json.loads(item.text)) == {"label": "first", "called": off_the_loop, "converted": off_the_loop}
     assert not both.isError, texts(both)
+    # The upstream's own items, its PNG byte for byte; through a worker, the tool's value (a list of a
+    # text and a PIL image) would be converted instead.
     assert [item.type for item in both.content] == ["text", "image"], both.content
     text, image = both.content
     assert (text.text, image.mimeType) == ("hi", "image/png")
-    # The upstream's own PNG bytes: the worker's conversion would decode the image and encode it again.
     assert base64.b64decode(image.data) == tiny_png((255, 0, 0))
 
 
