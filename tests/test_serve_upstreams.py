@@ -8,6 +8,8 @@
 - The reference server `@modelcontextprotocol/server-everything`, vendored and served, answers
   item by item as it answers directly: images, resource links, embedded resources with their URI
   and MIME type.
+- Tool code never runs on the event loop: a LangChain tool is called, and its value converted, in a
+  worker thread; an upstream MCP tool's answer is passed on as sent, without entering one.
 - A client's disconnect from a server over streamable-http is quiet.
 """
 
@@ -31,6 +33,7 @@ import pytest
 
 from tests.conftest import REPO, Project, new_project
 from tests.servers import free_port, wait_for_http
+from tests.servers.mcp_server import tiny_png
 from tests.test_mcp_thirdparty import EVERYTHING, needs_everything
 from tests.test_serve import _env, http_server, http_session, stdio_session, texts
 
@@ -107,6 +110,27 @@ def test_a_listing_over_its_bounds_fails_that_servers_calls(tmp_path: Path, list
     assert expected in texts(refused) and texts(refused).endswith("its pinned definition cannot be checked")
     assert not local.isError and texts(local) == "2"
     assert again.isError and expected in texts(again)  # every call of that server, not only the first
+
+
+def test_tool_code_runs_off_the_event_loop_and_an_mcp_answer_is_passed_on_as_sent(tmp_path: Path) -> None:
+    """Issue 19 item 8: a non-MCP tool is called, and its value converted, in a worker thread, never on the
+    server's event loop; an upstream MCP tool's answer is passed on as the upstream sent it, not converted."""
+    project = new_project(tmp_path)
+    add(project, "langchain:tests.servers.langchain_threads:where_run")
+    add(project, "mcp:stdio:python -m tests.servers.mcp_server stdio", "--trust", "--tool", "text_and_image")
+    where, both = call(project, [("where_run", {"label": "first"}), ("text_and_image", {"caption": "hi"})])
+
+    assert not where.isError, texts(where)
+    off_the_loop = {"event_loop": False, "main_thread": False}  # the server's event loop runs on its main thread
+    [item] = where.content  # the value's str(), made by the conversion, as a JSON string
+    assert json.loads(json.loads(item.text)) == {"label": "first", "called": off_the_loop, "converted": off_the_loop}
+    assert not both.isError, texts(both)
+    # The upstream's own items, its PNG byte for byte; through a worker, the tool's value (a list of a
+    # text and a PIL image) would be converted instead.
+    assert [item.type for item in both.content] == ["text", "image"], both.content
+    text, image = both.content
+    assert (text.text, image.mimeType) == ("hi", "image/png")
+    assert base64.b64decode(image.data) == tiny_png((255, 0, 0))
 
 
 @contextmanager

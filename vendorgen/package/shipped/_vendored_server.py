@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextvars
 import hashlib
 import io
 import ipaddress
@@ -21,11 +22,14 @@ import os
 import sys
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 # smolagents input types that JSON Schema has no name for: what a client sends instead.
 _MEDIA_INPUT = "a data: URI, an http(s) URL, or the path of a file in a directory the server was given with --files"
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+# Calls of non-MCP tools running at once, each in a worker thread; more wait for one (anyio's default bound).
+_WORKERS = 40
 
 
 def _runtime() -> Any:
@@ -191,6 +195,9 @@ class Toolset:
         # MCP tool classes whose forward() does more than return its call's value (edited after vendoring):
         # those run in a worker thread, like any other tool.
         self.uses_its_value: set[type] = set()
+        # Made once and kept: a call hands its work to an idle thread. anyio.to_thread cost more per call
+        # (a capacity limiter and two more turns of the loop; bench/README.md's serve section).
+        self.workers = ThreadPoolExecutor(_WORKERS, thread_name_prefix="vendored-tool")
 
     def listing(self) -> list[dict[str, Any]]:
         listed = []
@@ -203,7 +210,7 @@ class Toolset:
 
     async def call(self, name: str, arguments: dict[str, Any] | None) -> tuple[list[Any], Any]:
         """Run the tool; (content items, structured content or None). Raises on failure."""
-        import anyio
+        import asyncio
 
         try:
             if _is_mcp_tool(self.tools.get(name)):
@@ -214,7 +221,11 @@ class Toolset:
                 request = self._request(tool, checked)
                 if request is not None:
                     return _passed_on(tool, await request.answer())
-            return await anyio.to_thread.run_sync(self._served, name, arguments)
+            # In a copy of this context, as asyncio.to_thread does: what a tool sets ends with its call.
+            in_a_copy = contextvars.copy_context().run
+            return await asyncio.get_running_loop().run_in_executor(
+                self.workers, in_a_copy, self._served, name, arguments
+            )
         except ToolRefused:
             raise
         except Exception as exc:
