@@ -126,6 +126,10 @@ BUILTIN_MACROS = REPO / "templates" / "_macros.py.j2"
         ),
         ("{% if module.tools %}\n", "{template}, line 1 is not valid Jinja2: Unexpected end of template."),
         (
+            '{% include "gone.py.j2" %}\n',
+            "{template}, line 1 does not render with vendorgen {version}: no template gone.py.j2 to include",
+        ),
+        (
             '{% import "_macros.py.j2" as macros %}\n{{ macros.header(module) }}\n',
             f"{BUILTIN_MACROS}, line 12 (used by {{template}}, line 2) does not render with vendorgen {{version}}:"
             " parameter 'schema_sha256' was not provided",

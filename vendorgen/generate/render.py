@@ -80,4 +80,5 @@ def _template_errors(name: str) -> Iterator[None]:
         ] or [(name, name)]
         (outer_file, outer), (inner_file, inner) = in_templates[0], in_templates[-1]
         where = inner if inner_file == outer_file else f"{inner} (used by {outer})"
-        raise TemplateError(f"the template {where} does not render with vendorgen {__version__}: {exc}") from None
+        reason = f"no template {exc.name} to include" if isinstance(exc, jinja2.TemplateNotFound) else str(exc)
+        raise TemplateError(f"the template {where} does not render with vendorgen {__version__}: {reason}") from None
