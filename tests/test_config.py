@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Project
-from vendorgen import templates_version
+from tests.conftest import REPO, Project
+from vendorgen import __version__, templates_version
 from vendorgen.errors import Excluded, SchemaError, UsageError
 from vendorgen.project.config import Config, init_table, load_config
 from vendorgen.project.fingerprint import Fingerprint
@@ -107,6 +107,47 @@ def test_a_bad_key_is_one_error_line_exit_2_and_nothing_written(project: Project
             "error: tool.vendorgen.line_lenght is not a known key"
             " (known: output_dir, line_length, templates, overrides, sources)\n"
         )
+    assert project.snapshot() == before
+
+
+GOLDEN_TEMPLATE = (REPO / "golden" / "custom_templates" / "templates" / "langchain.py.j2").read_text()
+BUILTIN_MACROS = REPO / "templates" / "_macros.py.j2"
+
+
+@pytest.mark.parametrize(
+    ("template", "message"),
+    [
+        (  # written for an older vendorgen, whose context had module.uses_literal
+            GOLDEN_TEMPLATE.replace(
+                "{{ module.typing_imports }}", "Any{% if module.uses_literal %}, Literal{% endif %}"
+            ),
+            "{template}, line 9 does not render with vendorgen {version}:"
+            " 'vendorgen.model.ModuleSpec object' has no attribute 'uses_literal'",
+        ),
+        ("{% if module.tools %}\n", "{template}, line 1 is not valid Jinja2: Unexpected end of template."),
+        (
+            '{% include "gone.py.j2" %}\n',
+            "{template}, line 1 does not render with vendorgen {version}: no template gone.py.j2 to include",
+        ),
+        (
+            '{% import "_macros.py.j2" as macros %}\n{{ macros.header(module) }}\n',
+            f"{BUILTIN_MACROS}, line 12 (used by {{template}}, line 2) does not render with vendorgen {{version}}:"
+            " parameter 'schema_sha256' was not provided",
+        ),
+    ],
+)
+def test_a_custom_template_that_does_not_fit_is_one_error_line_naming_it(
+    project: Project, template: str, message: str
+) -> None:
+    """A project's template fails naming its file, line and what it lacks: never other code, never a traceback."""
+    (project.root / "pyproject.toml").write_text('[project]\nname = "demo"\n\n[tool.vendorgen]\ntemplates = "tpl"\n')
+    (project.root / "tpl").mkdir()
+    (project.root / "tpl" / "langchain.py.j2").write_text(template)
+    before = project.snapshot()
+    result = project.run("add", "langchain:tests.servers.langchain_tools:word_count")
+    shown = message.format(template=project.root / "tpl" / "langchain.py.j2", version=__version__)
+    assert result.exit_code == 2 and result.stderr.startswith(f"error: the template {shown}"), result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert project.snapshot() == before
 
 

@@ -1,4 +1,5 @@
-"""Two schema shapes of real MCP servers (issue 23), vendored through the CLI from a raw listing.
+"""Two schema shapes of real MCP servers (issue 23), vendored through the CLI from a raw listing, and the
+union of objects from a real Gradio app.
 
 tests/servers/mcp_raw.py serves the listings as written (no SDK re-serialises them) and echoes
 each call's arguments, so a test sees exactly what reaches the server.
@@ -8,6 +9,8 @@ each call's arguments, so a test sees exactly what reaches the server.
 - A `oneOf` of `$ref`s to objects told apart by a `const` property (Notion's page or database
   parent): each branch stays in `inputs`, `forward` takes a union of TypedDicts, and either branch
   is sent as given.
+- The same union as a Gradio app describes it (tests/servers/gradio_shapes.py, a `gr.api` endpoint
+  whose parameter is typed `PageParent | DatabaseParent`): the same TypedDicts in `forward`.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Project, new_project
+from tests.conftest import REPO, Project, new_project
+from tests.servers import free_port, server_process
 from tests.servers.mcp_raw import serving
 
 SCREENSHOT = {
@@ -137,3 +141,36 @@ def test_either_branch_reaches_the_server_unchanged(vendored: tuple[Project, Mod
 
 def test_the_module_passes_check(vendored: tuple[Project, ModuleType]) -> None:
     assert vendored[0].run("check").exit_code == 0
+
+
+@pytest.fixture(scope="module")
+def gradio_vendored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Project, ModuleType]]:
+    project = new_project(tmp_path_factory.mktemp("gradio-shapes"))
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    with server_process([str(REPO / "tests" / "servers" / "gradio_shapes.py"), "--port", str(port)], f"{url}config"):
+        result = project.run("add", f"space:{url}", "--api-name", "/post_page")
+        assert result.exit_code == 0, result.stderr
+        yield project, project.import_module("tools/post_page.py")
+
+
+def test_a_gradio_union_of_objects_is_typed_as_typed_dicts(gradio_vendored: tuple[Project, ModuleType]) -> None:
+    project, module = gradio_vendored
+    tool_class = next(value for value in vars(module).values() if getattr(value, "api_name", "") == "/post_page")
+    parent = tool_class.inputs["parent"]
+    assert parent["type"] == "object" and [branch["required"] for branch in parent["anyOf"]] == [
+        ["type", "page_id"],
+        ["type", "database_id"],
+    ]
+    hint = typing.get_type_hints(tool_class.forward)["parent"]
+    page, database = typing.get_args(hint)
+    assert (page, database) == (module._PostPage_Parent_PageId, module._PostPage_Parent_DatabaseId)
+    assert typing.get_type_hints(database) == {"type": typing.Literal["database_id"], "database_id": str}
+    assert project.run("check").exit_code == 0
+
+
+def test_either_gradio_branch_reaches_the_app_unchanged(gradio_vendored: tuple[Project, ModuleType]) -> None:
+    module = gradio_vendored[1]
+    tool_class = next(value for value in vars(module).values() if getattr(value, "api_name", "") == "/post_page")
+    for parent in ({"type": "page_id", "page_id": PAGE_ID}, {"type": "database_id", "database_id": PAGE_ID}):
+        assert json.loads(tool_class()(parent=parent, title="Notes")) == {"parent": parent, "title": "Notes"}

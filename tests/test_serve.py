@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote_from_bytes
 
 import pytest
 
@@ -367,6 +368,21 @@ def test_a_client_names_local_files_only_inside_the_directories_given_with_files
     assert linked_out.isError and f"{rule} ({picture.parent})" in texts(linked_out)
 
 
+def test_a_percent_encoded_data_uri_image_is_read_as_its_bytes(served: Project) -> None:
+    """A data: URI without ;base64 carries its bytes percent-encoded (RFC 2397), as a Gradio tool reads it in-process."""
+    png = base64.b64decode(png_data_uri().partition(",")[2])
+
+    async def run() -> Any:
+        async with stdio_session(served) as session:
+            return await session.call_tool("thumbnail", {"image": "data:image/png," + quote_from_bytes(png), "size": 16})
+
+    result = asyncio.run(run())
+    assert not result.isError, texts(result)
+    from PIL import Image
+
+    assert Image.open(io.BytesIO(base64.b64decode(result.content[0].data))).size == (16, 8)
+
+
 def test_bad_calls_are_error_results_and_the_server_goes_on(served: Project) -> None:
     async def run() -> None:
         async with stdio_session(served) as session:
@@ -378,6 +394,7 @@ def test_bad_calls_are_error_results_and_the_server_goes_on(served: Project) -> 
                 ("shout", (("text", "boom"),)): "shout failed: ValueError: shout cannot shout boom",
                 # 13000x13000 pixels in about 30 kB: refused before it is decoded (issue 19 item 8)
                 ("thumbnail", (("image", png_data_uri((13000, 13000), "1")), ("size", 16))): "over 40000000 pixels",
+                ("thumbnail", (("image", "data:image/png;base64,iVBO@w0K"), ("size", 16))): "not valid base64",
             }
             for (name, arguments), expected in cases.items():
                 result = await session.call_tool(name, dict(arguments))

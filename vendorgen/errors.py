@@ -28,6 +28,13 @@ class SourceUnreachable(VendorgenError):
     exit_code = 2
 
 
+class TemplateError(VendorgenError):
+    """A template (a project's own, in `[tool.vendorgen] templates`) does not render: it names what this
+    vendorgen does not give it, or is not valid Jinja2 (exit 2)."""
+
+    exit_code = 2
+
+
 class SchemaError(VendorgenError):
     """A remote schema cannot be turned into a safe tool."""
 

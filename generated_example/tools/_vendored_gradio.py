@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import inspect
 import os
@@ -13,11 +12,11 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import quote, unquote_to_bytes, urlsplit
+from urllib.parse import quote, urlsplit
 
 from smolagents import Tool
 
-from ._vendored_runtime import ResultFile, _confined, _needs, _reason, _VendoredTool
+from ._vendored_runtime import ResultFile, _confined, _data_uri_bytes, _needs, _reason, _VendoredTool
 
 _CLIENT = "gradio_client>=1.8"  # as pip spells it
 _FILE_DATA = "gradio.FileData"  # what gradio_client uploads a local file for, at any depth of any argument
@@ -182,19 +181,6 @@ def _file(value: Any, roots: list[str] | None, temporary: list[str], approved: l
     return data
 
 
-def _data_uri_bytes(uri: str) -> bytes:
-    """The content of a data: URI (base64 or percent-encoded); ValueError if it is not one."""
-    header, comma, data = uri.partition(",")
-    if not comma:
-        raise ValueError("a data: URI needs a comma before its content")
-    if not header.endswith(";base64"):
-        return unquote_to_bytes(data)
-    try:
-        return base64.b64decode(data, validate=True)
-    except ValueError:  # binascii.Error
-        raise ValueError("the data: URI's content is not valid base64") from None
-
-
 def _endpoints(client: Any) -> Any:
     return client.endpoints.values() if isinstance(client.endpoints, dict) else client.endpoints
 
@@ -323,9 +309,7 @@ def audio_result(value: Any) -> Any:
     AgentAudio cannot load: no smolagents[audio]); anything else as it came, never read."""
     from smolagents.agent_types import AgentAudio
 
-    if not isinstance(value, ResultFile):
-        return value
     try:
-        return AgentAudio(value)
+        return AgentAudio(value) if isinstance(value, ResultFile) else value
     except ModuleNotFoundError:
         return value

@@ -20,7 +20,7 @@ from typing import Any
 
 from smolagents import Tool
 
-from ._vendored_runtime import ResultFile, _leaf, _needs, _project_root, _reason, _VendoredTool
+from ._vendored_runtime import MAX_IMAGE_PIXELS, ResultFile, _leaf, _needs, _project_root, _reason, _VendoredTool
 
 _SDK = "mcp>=1.10"  # as pip spells it
 
@@ -384,9 +384,8 @@ class ToolList(_ClosesSession, list):  # type: ignore[type-arg]
 # (others, like PostScript, would start external programs).
 _IMAGE_FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/jpg": "JPEG", "image/gif": "GIF",
                   "image/webp": "WEBP", "image/bmp": "BMP", "image/tiff": "TIFF"}  # fmt: skip
-# The most an image result may be, encoded and decoded: a small PNG can hold 13000x13000 pixels (730 MB decoded).
+# The most an image result may be encoded; decoded, MAX_IMAGE_PIXELS (a small PNG can hold 730 MB of pixels).
 MAX_IMAGE_BYTES = 50_000_000
-MAX_IMAGE_PIXELS = 40_000_000  # 8K video is 33 million; decoded, at most 4 bytes each
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 

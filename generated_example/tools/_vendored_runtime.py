@@ -5,11 +5,13 @@ kind's part is a file beside it (_vendored_gradio.py...) that imports its client
 
 from __future__ import annotations
 
+import base64
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from smolagents import Tool
 
@@ -152,3 +154,17 @@ def _confined(path: str, roots: list[str] | None) -> str:
         if os.path.commonpath([resolved, root]) == root:
             return resolved
     raise PermissionError(f"refused to upload {path}: file arguments are read only from inside {rule}; {widen}")
+
+
+MAX_IMAGE_PIXELS = 40_000_000  # of any image decoded here: 8K video has 33 million; a 0.66 MB PNG can hold 169 million
+
+
+def _data_uri_bytes(uri: str) -> bytes:
+    """The content of a data: URI (base64 or percent-encoded), as serve's clients send files; ValueError if not one."""
+    header, comma, data = uri.partition(",")
+    if not comma:
+        raise ValueError("a data: URI needs a comma before its content")
+    try:
+        return base64.b64decode(data, validate=True) if header.endswith(";base64") else unquote_to_bytes(data)
+    except ValueError:  # binascii.Error
+        raise ValueError("the data: URI's content is not valid base64") from None

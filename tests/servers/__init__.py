@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import random
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -24,10 +26,45 @@ OFFLINE_ENV = {
 }
 
 
+def _ephemeral_low() -> int:
+    """The first port the kernel hands out for a bind to port 0 or an outgoing connection (Linux: 32768)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768  # Linux's default; other systems' ranges start higher
+
+
+def _candidate_ports() -> Iterator[int]:
+    """This process's ports to try: a slice of its own per pytest-xdist worker, below the ephemeral range,
+    from a random place in it (another test run on this machine starts elsewhere)."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    size = (_ephemeral_low() - _LOWEST_PORT) // max(workers, 1)
+    first, offset = _LOWEST_PORT + worker * size, random.randrange(size)
+    return (first + (offset + step) % size for step in range(size))
+
+
+_LOWEST_PORT = 10_000
+_CANDIDATES = _candidate_ports()
+_CANDIDATES_LOCK = threading.Lock()
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A port on 127.0.0.1 free now, for a server about to start, that no other call of this test run returns.
+
+    Not a bind to port 0, closed and handed on: until the server binds it, the kernel could give that port
+    to the other xdist worker's next bind to 0, or to any outgoing connection. Ports here come from below
+    the kernel's ephemeral range, from a slice per worker, each at most once per process.
+    """
+    with _CANDIDATES_LOCK:
+        for port in _CANDIDATES:
+            with socket.socket() as sock:
+                try:
+                    sock.bind(("127.0.0.1", port))
+                except OSError:  # taken by a server of another run or of this machine
+                    continue
+                return port
+    raise RuntimeError(f"no free port left below {_ephemeral_low()} for this test process")
 
 
 def wait_for_http(url: str, process: subprocess.Popen[bytes], timeout: float = 60.0) -> None:

@@ -21,9 +21,9 @@ SHIPPED = Path(__file__).resolve().parent / "shipped"
 # The sha256 of each run-time file this vendorgen version ships: the gate accepts a copy by it
 # (tests/unit/test_runtime.py fails until it is updated after an edit of a shipped file).
 KNOWN_SHA256 = {
-    "_vendored_runtime.py": "74dc31ead86e8147557084811d025533a4cb5c8fa3a2fb7ef7faeae7f9ea06ca",
-    "_vendored_gradio.py": "439bfd5961a4b41910b1a05c9c7d33d7403bc9bb8b76997a55c330e54b00b802",
-    "_vendored_mcp.py": "67cea411edab9c3190877a34de4d18477faea32d10d994fa34605da0b7e93b59",
+    "_vendored_runtime.py": "1946c17b4395f5567dec41bddf639b8b50182a3f8fe5896fc23a76c9d286b22d",
+    "_vendored_gradio.py": "4e6a0fc5ebcee116580f10d8749fec361aa67e8886cfab8f81147684a6d67c80",
+    "_vendored_mcp.py": "e359b8fe483e2bc75168ecd9e58fbc597a9c66b2405599035ec06d7649f79259",
     "_vendored_langchain.py": "73acefd92211d7dbc4107107da73788e8795222e52c8663ac1cc8d6fdc4c3e24",
 }
 

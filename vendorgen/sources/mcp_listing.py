@@ -29,9 +29,9 @@ def list_tools(
     """(serverInfo, every tool as the JSON the server sent, the names of the tools it lists to a client that
     declares every capability it may ask for: roots, sampling, elicitation; None when that listing failed).
 
-    The second listing is a session of its own (a stdio server is started again): a server decides what
-    to offer when a client initializes. It runs once the first has succeeded, so that every failure is
-    the first listing's, reported as before; its own failure only leaves what is withheld unknown.
+    The second listing is a session of its own (a stdio server is started twice): a server decides what
+    to offer when a client initializes. The two run at once (the two servers start side by side); every
+    failure reported is the first listing's, and the second's own failure only leaves what is withheld unknown.
     """
     import asyncio
 
@@ -64,12 +64,21 @@ def list_tools(
         # error on): the whole listing is cancelled then.
         listing = asyncio.ensure_future(run())
         received.stop = listing.cancel
-        info, tools = await asyncio.wait_for(listing, timeout * 4 + 10)
+        capable = asyncio.ensure_future(asyncio.wait_for(offered_to_capable_clients(), timeout * 4 + 10))
         try:
-            capable = await asyncio.wait_for(offered_to_capable_clients(), timeout * 4 + 10)
+            info, tools = await asyncio.wait_for(listing, timeout * 4 + 10)
+        except BaseException as exc:
+            # On a failure the second ends by itself (the same failure, or its own bound), not cancelled: cancelling
+            # a stdio session closes the server's output before it stops the server, which may then print a
+            # BrokenPipeError traceback. A cancellation (an interrupt, the byte budget) is not waited out.
+            if not isinstance(exc, Exception):
+                capable.cancel()
+            await asyncio.gather(capable, return_exceptions=True)
+            raise
+        try:
+            return info, tools, await capable
         except (TimeoutError, asyncio.CancelledError):
-            capable = None
-        return info, tools, capable
+            return info, tools, None
 
     with _client_log() as log:
         try:

@@ -190,7 +190,8 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     refuse_url_credentials(str(snapshot["src"]))  # a snapshot from before the check, or edited by hand
     parameters = endpoint.get("parameters") or []
     nodes = limits.NodeBudget(f"the types of {api_name}")  # one budget for the whole endpoint, as for one MCP tool
-    read = [_input(parameter, index, nodes) for index, parameter in enumerate(parameters)]
+    shapes_prefix = "_" + (schema.pascal_case(api_name) or "Tool")  # names the TypedDicts of its unions of objects
+    read = [_input(parameter, index, nodes, shapes_prefix) for index, parameter in enumerate(parameters)]
     inputs = schema.order_inputs([spec for spec, _ in read])
     returns = endpoint.get("returns") or []
     outputs = tuple(_output(value, index, len(returns) == 1, nodes) for index, value in enumerate(returns))
@@ -242,8 +243,9 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     )
 
 
-def _input(parameter: Any, index: int, nodes: limits.NodeBudget) -> tuple[InputSpec, list[str]]:
-    """One parameter, and the positions of the files in its value (see `model.ToolSpec`: `file_paths`)."""
+def _input(parameter: Any, index: int, nodes: limits.NodeBudget, shapes_prefix: str) -> tuple[InputSpec, list[str]]:
+    """One parameter, and the positions of the files in its value (see `model.ToolSpec`: `file_paths`);
+    a union of objects is typed as TypedDicts named from `shapes_prefix`, as an MCP tool's (`schema.input_spec`)."""
     if not isinstance(parameter, Mapping):
         raise SchemaError(f"parameter {index} is not an object")
     wire = parameter.get("parameter_name")
@@ -263,7 +265,10 @@ def _input(parameter: Any, index: int, nodes: limits.NodeBudget) -> tuple[InputS
     if file_kind is None and positions == ["[*]"] and type_schema.get("type") == "array":
         file_kind = "array"
     if file_kind is None:
-        spec = schema.input_spec(wire, type_schema, required=not has_default, description=description, default=default)
+        spec = schema.input_spec(
+            wire, type_schema, required=not has_default, description=description, default=default,
+            shapes_prefix=shapes_prefix,
+        )  # fmt: skip
         return spec, positions
     note = _FILE_NOTE.get(file_kind, "Local paths or http(s) URLs.")
     annotation = {"image": "Any", "audio": "Any", "string": "str", "array": "list[str]"}[file_kind]

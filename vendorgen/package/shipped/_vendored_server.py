@@ -314,22 +314,22 @@ class MCPRequest(NamedTuple):
         return await tool.session.call_here(tool.mcp_name, self.arguments, tool.timeout)
 
 
-# A client's image is decoded only up to this many pixels (the MCP run time bounds an upstream's alike):
-# a small PNG can expand to gigabytes.
-_MAX_IMAGE_PIXELS = 40_000_000
-
-
 def _data_uri_image(uri: str) -> Any:
-    with _runtime()._needs("pillow"):
+    """A client's data: URI as a PIL image, decoded only up to the run time's MAX_IMAGE_PIXELS (as an MCP result
+    is): a small PNG can expand to gigabytes."""
+    runtime = _runtime()
+    with runtime._needs("pillow"):
         from PIL import Image
-    header, _, data = uri.partition(",")
-    raw = base64.b64decode(data) if header.endswith(";base64") else data.encode()
+    try:
+        raw = runtime._data_uri_bytes(uri)
+    except ValueError as exc:
+        raise ToolRefused(str(exc)) from None
     try:
         image = Image.open(io.BytesIO(raw), formats=["PNG", "JPEG", "GIF", "WEBP", "BMP"])  # the header only
     except Image.DecompressionBombError:
         image = None
-    if image is None or image.width * image.height > _MAX_IMAGE_PIXELS:
-        raise ToolRefused(f"an image over {_MAX_IMAGE_PIXELS} pixels is refused")
+    if image is None or image.width * image.height > runtime.MAX_IMAGE_PIXELS:
+        raise ToolRefused(f"an image over {runtime.MAX_IMAGE_PIXELS} pixels is refused")
     image.load()
     return image
 
