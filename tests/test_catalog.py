@@ -18,7 +18,7 @@ from smolagents.models import ChatMessage, MessageRole
 
 from tests.conftest import REPO, Project, mypy, new_project
 from tests.test_hostile_repo import error_line
-from vendorgen.package.shipped._vendored_catalog import _Index, index_entry
+from vendorgen.package.shipped._vendored_catalog import _Index, index_entry, stem
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.workspace import LOCK_NAME
 
@@ -153,6 +153,29 @@ def test_find_tools_answers_for_each_source_kind(cataloged: Project, query: str,
     answer = find_tools(query=query)
     assert answer.startswith(first), answer
     assert find_tools(query="zzzz qqqq").startswith("No tool matches")
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [("slugification", "slugify_title(title: string"), ("temprature", "convert_temperature(value: number")],
+)
+def test_find_tools_meets_a_words_other_forms(cataloged: Project, query: str, first: str) -> None:
+    """A derived form or a misspelling shares no stem with the tool's words: their character n-grams find it."""
+    find_tools = cataloged.import_module(CATALOG).catalog_tools()[-1]
+    answer = find_tools(query=query)
+    assert answer.startswith(first), answer
+
+
+def test_the_stemmer_is_porters_steps_one_and_five_a() -> None:
+    """Porter's own examples of those steps (plurals, -ed, -ing, y; a final e), and what the stemmer leaves alone."""
+    cases = {
+        "caresses": "caress", "ponies": "poni", "cats": "cat", "feed": "feed", "agreed": "agre",
+        "plastered": "plaster", "motoring": "motor", "sing": "sing", "conflated": "conflat", "sized": "size",
+        "hopping": "hop", "falling": "fall", "hissing": "hiss", "filing": "file", "happy": "happi", "probate": "probat",
+        "rate": "rate", "cease": "ceas", "movies": "movi", "movie": "movi", "changing": "chang", "change": "chang",
+        "general": "general", "ed": "ed", "2023": "2023", "北京": "北京", "são": "são",
+    }  # fmt: skip
+    assert {word: stem(word) for word in cases} == cases
 
 
 def test_call_tool_for_tool_calling_agents(cataloged: Project) -> None:

@@ -5,8 +5,8 @@ version (the logic, copied verbatim from `_vendored_catalog.py`, which ships in 
 followed by what this project catalogs: an import of each locked module, its tool classes (read
 from the files the lock checks) and the search index. It holds no remote text, so there is
 nothing to escape and no template: the descriptions stay in the modules, read from the tool
-classes at run time; the index is made of identifiers and search terms, which are runs of letters
-or digits (`_vendored_catalog.terms`; JSON escapes the non-ASCII ones) with counts. `check` compares the file with what
+classes at run time; the index is made of identifiers and words, which are runs of letters
+or digits (`_vendored_catalog.words`; JSON escapes the non-ASCII ones) with counts. `check` compares the file with what
 the lock calls for now, as for the server module.
 """
 
@@ -99,7 +99,7 @@ def catalog_module(
         alias = f" as {local[id(tool)]}" if tool.class_name in shared else ""
         tail.append(f"from .{tool.module} import {tool.class_name}{alias}")
     tail += ["", "TOOLS: list[type] = [", *(f"    {local[id(tool)]}," for tool in found), "]"]
-    tail += ["# Each tool's search terms (of its name, description and arguments) and their weights.", "INDEX = {"]
+    tail += ["# Each tool's words (of its name, description and arguments) and their weights.", "INDEX = {"]
     for tool in found:
         tail.append(f"    {json.dumps(tool.name)}: {json.dumps(index_entry(tool.name, tool.description, tool.inputs))},")
     tail.append("}")

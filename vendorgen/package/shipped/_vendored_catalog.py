@@ -3,8 +3,9 @@
 `catalog_tools()` gives an agent every tool of this package, callable under its own name, but
 shown in the system prompt as one line each (name, arguments, first sentence of the
 description; beyond LISTED_AT_MOST tools, or with `listed=False`, not at all), plus `find_tools(query)`: the full documentation of the tools that best match
-the query, best first (BM25 over the terms below, which vendorgen counted in each tool's name,
-description and arguments when it wrote this file).
+the query, best first (two BM25 rankings fused, over the stems and over the character n-grams of
+the words below, which vendorgen counted in each tool's name, description and arguments when it wrote
+this file).
 
 `catalog_tools(call_tool=True)` is for tool-calling agents, whose model API is sent the schema
 of every tool it is given: only `find_tools` and `call_tool(name, arguments)`, which checks the
@@ -23,12 +24,12 @@ import json
 import math
 import re
 from collections import Counter
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
-# A term: a run of letters of any script or of digits, lower-cased; ASCII runs split at camelCase and
-# stemmed; runs of a script written without spaces (Chinese, Japanese, Korean) cut into overlapping
-# pairs of characters, as search engines index them. The catalog writes terms as JSON, non-ASCII escaped.
+# A word: a run of letters of any script or of digits, lower-cased; ASCII runs split at camelCase; runs of
+# a script written without spaces (Chinese, Japanese, Korean) cut into overlapping pairs of characters, as
+# search engines index them. The catalog writes words as JSON, non-ASCII escaped.
 _WORD = re.compile(r"[^\W\d_]+|\d+")
 _CAMEL_CASE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
@@ -36,51 +37,95 @@ _STOP_WORDS = frozenset(
     "a an and any are as at be by can do for from has have how i in is it its me my of on or that the this to"
     " what when which with you your".split()
 )
-_SUFFIXES = ("ing", "ed", "es", "s")
-_MAX_TERM = 32
+_MAX_WORD = 32
 NAME_WEIGHT = 3  # a word of the tool's name counts as much as three in its description
 SUMMARY_CHARS = 100  # of the first sentence shown in the prompt
 # Up to this many tools, the prompt lists each in one line; beyond, none (only find_tools finds them):
 # at 900 tools the lines alone would be a third of the full prompt.
 LISTED_AT_MOST = 100
 K1, B = 1.2, 0.75  # BM25's usual term saturation and length normalisation
+GRAM = 4  # characters: a word's forms and misspellings share most of theirs (music, musical; theater, theatre)
+FUSION_K = 60  # reciprocal rank fusion's usual constant: a tool's share from one ranking is 1 / (FUSION_K + rank)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 _SHOWN_KEYS = frozenset({"type", "description", "nullable", "default", "enum"})
 
 
-def terms(text: str) -> list[str]:
-    """The search terms of `text`, in order: the same function indexes the tools and reads a query."""
+def words(text: str) -> list[str]:
+    """The words of `text` that search counts, in order: the same function indexes the tools and reads a query."""
     found = []
     for run in _WORD.findall(text):
         if run.isascii():
-            words = (word.lower() for word in _CAMEL_CASE.findall(run) or [run])
-            found += [_stem(word)[:_MAX_TERM] for word in words if word not in _STOP_WORDS]
+            found += [word.lower() for word in _CAMEL_CASE.findall(run) or [run]]
         elif _UNSPACED.fullmatch(run) and len(run) > 1:
             found += [run[start : start + 2] for start in range(len(run) - 1)]
         else:
-            found.append(run.lower()[:_MAX_TERM])
-    return found
+            found.append(run.lower())
+    return [word[:_MAX_WORD] for word in found if word not in _STOP_WORDS]
 
 
-def _stem(word: str) -> str:
-    """A crude stemmer that maps a word's common forms to one term (movie, movies -> mov; city, cities -> cit)."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    while len(word) > 3 and word[-1] in "eiy":
+def stem(word: str) -> str:
+    """An English word's inflections as one term: steps 1 and 5a of Porter's stemmer (M. F. Porter, 1980).
+
+    Plurals, -ed, -ing (undoubling: booked, booking -> book; stopped -> stop), a final y or e (movies,
+    movie -> movi; cities, city -> citi). A light stemmer: Porter's steps 2 to 4 also strip derivations
+    (-al, -ate, -ion...), which joins words of other meanings (general, generate -> gener); the character
+    n-grams match those forms instead.
+    """
+    if len(word) <= 2 or not word.isascii() or word.isdigit():
+        return word
+    if word.endswith(("sses", "ies")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith("ss"):
         word = word[:-1]
+    if word.endswith("eed"):
+        word = word[:-1] if _measure(word[:-3]) else word
+    elif suffix := next((end for end in ("ed", "ing") if word.endswith(end) and "v" in _shape(word[: -len(end)])), ""):
+        word = word[: -len(suffix)]
+        if word.endswith(("at", "bl", "iz")):
+            word += "e"
+        elif word[-2:] == word[-1] * 2 and _shape(word)[-1] == "c" and word[-1] not in "lsz":
+            word = word[:-1]
+        elif _measure(word) == 1 and _short(word):
+            word += "e"  # hoping -> hope, filing -> file
+    if word.endswith("y") and "v" in _shape(word[:-1]):
+        word = word[:-1] + "i"
+    if word.endswith("e") and (_measure(word[:-1]) > 1 or _measure(word[:-1]) == 1 and not _short(word[:-1])):
+        word = word[:-1]  # Porter's step 5a, so that -e words meet their other forms: movie, movies; change, changing
     return word
 
 
+def _shape(word: str) -> str:
+    """`v` for each vowel of the word, `c` for each consonant; y is a vowel after a consonant (Porter's rule)."""
+    shape = ""
+    for letter in word:
+        shape += "v" if letter in "aeiou" or (letter == "y" and shape.endswith("c")) else "c"
+    return shape
+
+
+def _short(word: str) -> bool:
+    """Porter's *o: the word ends consonant, vowel, consonant, the last not w, x or y (hop, fil)."""
+    return _shape(word).endswith("cvc") and word[-1] not in "wxy"
+
+
+def _measure(word: str) -> int:
+    """Porter's m: how many vowel-consonant sequences the word has (tree 0, trouble 1, troubles 2)."""
+    return len(re.findall("v+c+", _shape(word)))
+
+
+def grams(word: str) -> set[str]:
+    """The word's runs of GRAM characters, its ends marked by spaces (a shorter word is one run)."""
+    padded = f" {word} "
+    return {padded[start : start + GRAM] for start in range(max(len(padded) - GRAM, 0) + 1)}
+
+
 def index_entry(name: str, description: str, inputs: dict[str, Any]) -> str:
-    """One tool's line of INDEX: `term:count` pairs, sorted (vendorgen writes them; they are inert text)."""
-    counts = Counter({term: NAME_WEIGHT * count for term, count in Counter(terms(name)).items()})
-    counts.update(terms(description))
+    """One tool's line of INDEX: `word:count` pairs, sorted (vendorgen writes them; they are inert text)."""
+    counts = Counter({word: NAME_WEIGHT * count for word, count in Counter(words(name)).items()})
+    counts.update(words(description))
     for argument, spec in inputs.items():
-        counts.update(terms(argument))
-        counts.update(term for text in _schema_text(spec) for term in terms(text))
-    return " ".join(f"{term}:{count}" for term, count in sorted(counts.items()))
+        counts.update(words(argument))
+        counts.update(word for text in _schema_text(spec) for word in words(text))
+    return " ".join(f"{word}:{count}" for word, count in sorted(counts.items()))
 
 
 def _schema_text(spec: Any) -> list[str]:
@@ -99,31 +144,63 @@ def _schema_text(spec: Any) -> list[str]:
 
 
 class _Index:
-    """BM25 over the tools' INDEX lines."""
+    """The tools' INDEX lines ranked two ways, fused: BM25 over the words' stems, and BM25 over their character
+    n-grams, which also meets a word's derived forms, compounds and misspellings (reciprocal rank fusion)."""
 
     def __init__(self, index: dict[str, str]) -> None:
-        self.documents = {
-            name: {term: int(count) for term, count in (pair.split(":") for pair in line.split())}
-            for name, line in index.items()
-        }
-        self.lengths = {name: sum(counts.values()) for name, counts in self.documents.items()}
-        self.average_length = sum(self.lengths.values()) / max(len(self.lengths), 1) or 1.0
-        frequencies = Counter(term for counts in self.documents.values() for term in counts)
-        total = len(self.documents)
-        self.idf = {term: math.log(1 + (total - df + 0.5) / (df + 0.5)) for term, df in frequencies.items()}
+        self.index = index
+
+    @cached_property
+    def rankings(self) -> tuple[_BM25, _BM25]:
+        """Made on the first search (0.4 s for 900 tools), so that building the agent's tools stays quick."""
+        stems: dict[str, Counter[str]] = {}
+        runs: dict[str, Counter[str]] = {}
+        split: dict[str, tuple[str, set[str]]] = {}  # each distinct word's stem and n-grams, worked out once
+        for name, line in self.index.items():
+            stems[name], runs[name] = Counter(), Counter()
+            for pair in line.split():
+                word, count = pair.rsplit(":", 1)
+                if word not in split:
+                    split[word] = stem(word), set() if word.isdigit() else grams(word)
+                stems[name][split[word][0]] += int(count)
+                for run in split[word][1]:
+                    runs[name][run] += int(count)
+        return _BM25(stems), _BM25(runs)
 
     def search(self, query: str, limit: int) -> list[str]:
         """The names of the `limit` best-matching tools, best first; ties by name."""
-        wanted = set(terms(query))
+        asked = words(query)
+        wanted = ({stem(word) for word in asked}, {run for word in asked if not word.isdigit() for run in grams(word)})
+        fused: dict[str, float] = {}
+        for bm25, terms in zip(self.rankings, wanted):
+            for rank, name in enumerate(bm25.ranking(terms), start=1):
+                fused[name] = fused.get(name, 0.0) + 1 / (FUSION_K + rank)
+        return sorted(fused, key=lambda name: (-fused[name], name))[:limit]
+
+
+class _BM25:
+    """BM25 over documents of counted terms (stems, or character n-grams), with an inverted index."""
+
+    def __init__(self, documents: dict[str, Counter[str]]) -> None:
+        lengths = {name: sum(counts.values()) for name, counts in documents.items()}
+        average = sum(lengths.values()) / max(len(lengths), 1) or 1.0
+        self.postings: dict[str, dict[str, float]] = {}
+        for name, counts in documents.items():
+            norm = K1 * (1 - B + B * lengths[name] / average)
+            for term, count in counts.items():
+                self.postings.setdefault(term, {})[name] = count * (K1 + 1) / (count + norm)
+        total = len(documents)
+        self.idf = {
+            term: math.log(1 + (total - len(found) + 0.5) / (len(found) + 0.5)) for term, found in self.postings.items()
+        }
+
+    def ranking(self, terms: set[str]) -> list[str]:
+        """The documents holding any of `terms`, best first; ties by name. Summed in a fixed order: deterministic."""
         scores: dict[str, float] = {}
-        for name, counts in self.documents.items():
-            norm = K1 * (1 - B + B * self.lengths[name] / self.average_length)
-            score = sum(
-                self.idf[term] * counts[term] * (K1 + 1) / (counts[term] + norm) for term in wanted if term in counts
-            )
-            if score > 0:
-                scores[name] = score
-        return sorted(scores, key=lambda name: (-scores[name], name))[:limit]
+        for term in sorted(terms & self.postings.keys()):
+            for name, weight in self.postings[term].items():
+                scores[name] = scores.get(name, 0.0) + self.idf[term] * weight
+        return sorted(scores, key=lambda name: (-scores[name], name))
 
 
 def summary(tool: Any) -> str:
@@ -197,7 +274,7 @@ def _shorten(tool: Any, line: str) -> None:
 
 @cache
 def _tool_classes() -> tuple[type, type]:
-    """find_tools and call_tool, made on first use: vendorgen imports this file for `terms` alone."""
+    """find_tools and call_tool, made on first use: vendorgen imports this file for `index_entry` alone."""
     from smolagents import Tool
     from smolagents.tools import validate_tool_arguments
 
