@@ -30,8 +30,10 @@ def list_tools(
     declares every capability it may ask for: roots, sampling, elicitation; None when that listing failed).
 
     The second listing is a session of its own (a stdio server is started twice): a server decides what
-    to offer when a client initializes. The two run at once (the two servers start side by side); every
-    failure reported is the first listing's, and the second's own failure only leaves what is withheld unknown.
+    to offer when a client initializes. Over stdio the two run at once (the two servers start side by side);
+    a server over the network is one process, so its second session waits for the first to succeed (the
+    second's requests must not change what the first meets: a server that dies mid-listing). Every failure
+    reported is the first listing's; the second's own failure only leaves what is withheld unknown.
     """
     import asyncio
 
@@ -64,19 +66,23 @@ def list_tools(
         # error on): the whole listing is cancelled then.
         listing = asyncio.ensure_future(run())
         received.stop = listing.cancel
-        capable = asyncio.ensure_future(asyncio.wait_for(offered_to_capable_clients(), timeout * 4 + 10))
+        def second() -> asyncio.Future[set[str] | None]:
+            return asyncio.ensure_future(asyncio.wait_for(offered_to_capable_clients(), timeout * 4 + 10))
+
+        capable = second() if params is not None else None
         try:
             info, tools = await asyncio.wait_for(listing, timeout * 4 + 10)
         except BaseException as exc:
             # On a failure the second ends by itself (the same failure, or its own bound), not cancelled: cancelling
             # a stdio session closes the server's output before it stops the server, which may then print a
             # BrokenPipeError traceback. A cancellation (an interrupt, the byte budget) is not waited out.
-            if not isinstance(exc, Exception):
-                capable.cancel()
-            await asyncio.gather(capable, return_exceptions=True)
+            if capable is not None:
+                if not isinstance(exc, Exception):
+                    capable.cancel()
+                await asyncio.gather(capable, return_exceptions=True)
             raise
         try:
-            return info, tools, await capable
+            return info, tools, await (capable or second())
         except (TimeoutError, asyncio.CancelledError):
             return info, tools, None
 
