@@ -6,8 +6,9 @@
   schemas the model API is sent, against `catalog_tools(call_tool=True)`.
 - Retrieval: each question of BFCL's `multiple` and `live_multiple` asked of `find_tools`; recall@1
   and @5 of the ground-truth function, beside a plain substring search (the floor). Two rules: the
-  catalogue holds the question's own definition of its ground-truth function in place of the pool's
-  definition of that name (the target; one catalogue per distinct definition), and the pool as served.
+  catalogue holds the question's own definitions of its functions (the ground truth and the others it
+  offered) in place of the pool's definitions of those names (the target; one catalogue per distinct set
+  of definitions), and the pool as served.
 - Same calls: a scripted model's fixed code run by the full agent and by the catalog agent; the
   calls the upstream server records must be the same.
 
@@ -150,24 +151,21 @@ def found_tools(catalog: Any, index: dict[str, str], asked: list[Question]) -> l
 def own_definition_rankings(
     catalog: Any, pooled: dict[str, dict[str, Any]], texts: dict[str, str], asked: list[Question]
 ) -> tuple[list[list[str]], list[list[str]]]:
-    """find_tools' and the floor's rankings, each question's ground truth swapped for the question's own definition.
+    """find_tools' and the floor's rankings, each question's functions swapped for the question's own definitions.
 
-    Questions that share a definition share a catalogue, rebuilt in full (BM25's lengths and idf are the whole
-    catalogue's); one whose definition is the pool's is asked of the pool.
+    Questions with the same definitions share a catalogue, rebuilt in full (BM25's lengths and idf are the whole
+    catalogue's); one whose definitions are all the pool's is asked of the pool.
     """
     groups: dict[str, list[int]] = {}
     for number, question in enumerate(asked):
-        own = question.definition != pooled[question.tool]
-        key = json.dumps([question.tool, question.definition], sort_keys=True) if own else ""
-        groups.setdefault(key, []).append(number)
+        own = {tool: function for tool, function in question.functions.items() if function != pooled[tool]}
+        groups.setdefault(json.dumps(own, sort_keys=True), []).append(number)
     found: list[list[str]] = [[] for _ in asked]
     floor: list[list[str]] = [[] for _ in asked]
     for key, numbers in groups.items():
-        index, shown = catalog.INDEX, texts
-        if key:
-            tool, definition = asked[numbers[0]].tool, asked[numbers[0]].definition
-            index = {**catalog.INDEX, tool: index_entry(catalog, tool, definition)}
-            shown = {**texts, tool: f"{tool} {definition.get('description', '')}".lower()}
+        own = json.loads(key)
+        index = {**catalog.INDEX, **{tool: index_entry(catalog, tool, function) for tool, function in own.items()}}
+        shown = {**texts, **{tool: f"{tool} {function.get('description', '')}".lower() for tool, function in own.items()}}
         for number, ranking in zip(numbers, found_tools(catalog, index, [asked[number] for number in numbers])):
             found[number] = ranking
             floor[number] = substring_ranking(shown, asked[number].text)
@@ -198,11 +196,11 @@ def recall_rows(catalog: Any, data: Path, pooled: dict[str, dict[str, Any]], nam
         found, floor = own_definition_rankings(catalog, pooled, texts, asked)
         at5 = recall(found, asked)[1]
         target = set_name == "live_multiple"
-        row(f"{label}, own definition: find_tools recall@1 / @5 (floor)", recalls(recall(found, asked), recall(floor, asked)),
+        row(f"{label}, own definitions: find_tools recall@1 / @5 (floor)", recalls(recall(found, asked), recall(floor, asked)),
             ">= 0.9 @5" if target else "", verdict(at5 >= 0.9) if target else "")  # fmt: skip
         if target:  # the even half tuned the search, the odd half is held out
             for half, start in (("even", 0), ("odd, held out", 1)):
-                row(f"{set_name} {half} ({len(asked[start::2])}), own definition: find_tools recall@1 / @5",
+                row(f"{set_name} {half} ({len(asked[start::2])}), own definitions: find_tools recall@1 / @5",
                     recalls(recall(found[start::2], asked[start::2])))  # fmt: skip
         pool_found = found_tools(catalog, catalog.INDEX, asked)
         pool_floor = [substring_ranking(texts, question.text) for question in asked]

@@ -59,7 +59,7 @@ def _class_key(tool: str) -> str:
 class Question(NamedTuple):
     text: str  # the question's last user message
     tool: str  # the tool name of its ground-truth function
-    definition: dict[str, Any]  # that function as the question's own list defines it (the pool may hold another)
+    functions: dict[str, dict[str, Any]]  # tool name -> the function as the question's own list defines it
 
 
 def questions(data: Path, name: str, names: dict[str, str]) -> list[Question]:
@@ -69,7 +69,7 @@ def questions(data: Path, name: str, names: dict[str, str]) -> list[Question]:
     truth = {answer["id"]: next(iter(answer["ground_truth"][0])) for answer in answers}
     return [
         Question(item["question"][0][-1]["content"], names[truth[item["id"]]],
-                 next(function for function in item["function"] if function["name"] == truth[item["id"]]))  # fmt: skip
+                 {names[function["name"]]: function for function in item["function"]})  # fmt: skip
         for item in asked
     ]
 
