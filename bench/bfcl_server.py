@@ -15,7 +15,7 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import mcp.types as types
 
@@ -56,12 +56,22 @@ def _class_key(tool: str) -> str:
     return re.sub(r"[^a-z0-9]", "", tool.lower()).removesuffix("tool")
 
 
-def questions(data: Path, name: str, names: dict[str, str]) -> list[tuple[str, str]]:
-    """(question, the tool name of the ground-truth function) of one BFCL set."""
+class Question(NamedTuple):
+    text: str  # the question's last user message
+    tool: str  # the tool name of its ground-truth function
+    functions: dict[str, dict[str, Any]]  # tool name -> the function as the question's own list defines it
+
+
+def questions(data: Path, name: str, names: dict[str, str]) -> list[Question]:
+    """The questions of one BFCL set, in order."""
     asked = [json.loads(line) for line in (data / f"BFCL_v4_{name}.json").read_text().splitlines()]
     answers = [json.loads(line) for line in (data / "possible_answer" / f"BFCL_v4_{name}.json").read_text().splitlines()]
     truth = {answer["id"]: next(iter(answer["ground_truth"][0])) for answer in answers}
-    return [(item["question"][0][-1]["content"], names[truth[item["id"]]]) for item in asked]
+    return [
+        Question(item["question"][0][-1]["content"], names[truth[item["id"]]],
+                 {names[function["name"]]: function for function in item["function"]})  # fmt: skip
+        for item in asked
+    ]
 
 
 def json_schema(value: Any) -> Any:
