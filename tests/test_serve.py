@@ -214,6 +214,19 @@ def test_list_names_every_vendored_tool_and_writes_nothing(served: Project) -> N
     assert served.run("check").exit_code == 0
 
 
+@pytest.mark.parametrize("command", [("serve", "--list"), ("list",), ("requirements",)])
+def test_a_reader_gone_early_is_a_quiet_exit(served: Project, command: tuple[str, ...]) -> None:
+    """`vendorgen serve --list | head -1` and the like: a stdout whose reader is gone (here before the first
+    write, so the same on every run) ends the command quietly, as any filter, not with a traceback."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        ended = subprocess.run(**served._command(command, None), stdout=write, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(write)
+    assert (ended.returncode, ended.stderr) == (1, ""), command
+
+
 def test_a_session_over_stdio(served: Project) -> None:
     async def run() -> None:
         async with stdio_session(served) as session:
