@@ -95,7 +95,7 @@ def test_the_lock_marks_the_project_root_from_a_subdirectory(vendored: Project, 
 
 def test_check_without_a_lock_is_an_error_not_a_pass(tmp_path: Path) -> None:
     project = plain_project(tmp_path / "empty")
-    for command in (["check"], ["check", "--remote"], ["update"], ["diff"], ["remove", "x"]):
+    for command in (["check"], ["check", "--remote"], ["update"], ["diff"], ["remove", "x"], ["requirements"]):
         one_error_line(project.run(*command), 2, f"no vendorgen.lock in the project {project.root}")
     assert project.run("list").exit_code == 0  # listing nothing is an answer
 
@@ -103,9 +103,10 @@ def test_check_without_a_lock_is_an_error_not_a_pass(tmp_path: Path) -> None:
 def test_outside_any_project_the_error_names_no_file_that_is_not_there(tmp_path: Path) -> None:
     nowhere = tmp_path / "nowhere"
     nowhere.mkdir()
-    result = Project(nowhere).run("check")
-    one_error_line(result, 2, f"no vendorgen.lock, pyproject.toml or .git in {nowhere} or above it: not a project")
-    assert "holding" not in result.stderr
+    for command in ("check", "requirements"):
+        result = Project(nowhere).run(command)
+        one_error_line(result, 2, f"no vendorgen.lock, pyproject.toml or .git in {nowhere} or above it: not a project")
+        assert "holding" not in result.stderr
 
 
 def test_a_project_inside_another_names_the_lock_above(vendored: Project, tmp_path: Path) -> None:

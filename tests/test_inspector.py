@@ -118,13 +118,19 @@ def test_lists_every_tool_with_its_schema(inspector: Inspector, server: str) -> 
         "type": "object",
         "properties": {
             "text": {"type": "string", "description": "The text to shout."},
-            "times": {"type": "integer", "description": "How many marks."},
+            # Optional: null admitted (serve takes it as left out), so a strict client may send it.
+            "times": {"anyOf": [{"type": "integer"}, {"type": "null"}], "description": "How many marks."},
         },
         "required": ["text"],
     }
     assert listed["convert"]["inputSchema"]["properties"]["from_unit"]["enum"] == ["mm", "cm", "m", "km", "in", "ft"]
     assert listed["count_words"]["inputSchema"]["required"] == ["text"]
-    assert listed["thumbnail"]["inputSchema"]["properties"]["image"]["type"] == "string"
+    assert listed["thumbnail"]["inputSchema"]["properties"]["image"] == {
+        "type": "string",  # what serve takes, not also what the generated code takes from Python (a PIL image)
+        "description": "Image. A data: URI, an http(s) URL, or the path of a file in a directory the server was given with --files.",
+    }
+    top = listed["word_stats"]["inputSchema"]["properties"]["top"]
+    assert top["anyOf"] == [{"type": "integer"}, {"type": "null"}] and top["default"] is None
     assert listed["word_stats"]["outputSchema"]["required"] == ["words", "unique", "top"]
 
 
@@ -138,7 +144,7 @@ def test_unions_are_portable_schemas(inspector: Inspector) -> None:
     assert findings == {("odd_types", "untyped-schema", "properties.untyped"),
                         ("odd_types", "untyped-schema", "properties.empty")}  # fmt: skip
     listed = {tool["name"]: tool["inputSchema"]["properties"] for tool in answer.payload["result"]["tools"]}
-    assert listed["odd_types"]["multi"]["anyOf"] == [{"type": "integer"}, {"type": "string"}]
+    assert listed["odd_types"]["multi"]["anyOf"] == [{"type": "integer"}, {"type": "string"}, {"type": "null"}]  # optional
     assert [branch["type"] for branch in listed["measure"]["target"]["oneOf"]] == ["integer", "array", "object"]
 
 

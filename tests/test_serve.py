@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import io
+import json
 import os
 import re
 import subprocess
@@ -213,6 +214,19 @@ def test_list_names_every_vendored_tool_and_writes_nothing(served: Project) -> N
     assert served.run("check").exit_code == 0
 
 
+@pytest.mark.parametrize("command", [("serve", "--list"), ("list",), ("requirements",)])
+def test_a_reader_gone_early_is_a_quiet_exit(served: Project, command: tuple[str, ...]) -> None:
+    """`vendorgen serve --list | head -1` and the like: a stdout whose reader is gone (here before the first
+    write, so the same on every run) ends the command quietly, as any filter, not with a traceback."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        ended = subprocess.run(**served._command(command, None), stdout=write, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(write)
+    assert (ended.returncode, ended.stderr) == (1, ""), command
+
+
 def test_a_session_over_stdio(served: Project) -> None:
     async def run() -> None:
         async with stdio_session(served) as session:
@@ -334,6 +348,30 @@ def test_an_edited_forward_that_uses_the_value_runs_as_written(served: Project) 
         assert asyncio.run(run()) == ["EDITED-HERE", "EDITED-HERE"]
     finally:
         (served.root / "tools" / "text_tools.py").write_text(original)
+
+
+def test_a_list_result_is_content_items_when_it_holds_media_and_json_text_when_it_is_data(served: Project) -> None:
+    """A non-MCP tool's list is its items, each as its own kind, when one is an image, a sound or bytes (as for a
+    tuple); a list of plain data is one JSON text, as any other value."""
+    original = (served.root / "tools" / "shout.py").read_text()
+    served.edit("tools/shout.py", '        return text.upper() + "!" * (times or 1)',
+                '        from PIL import Image\n\n'
+                '        return [text, Image.new("RGB", (4, 2))] if times else [text, 1, {"k": None}]')  # fmt: skip
+
+    async def run() -> tuple[Any, Any]:
+        async with stdio_session(served, "shout") as session:
+            return await session.call_tool("shout", {"text": "hi", "times": 1}), await session.call_tool("shout", {"text": "hi"})
+
+    try:
+        media, data = asyncio.run(run())
+    finally:
+        (served.root / "tools" / "shout.py").write_text(original)
+    assert not media.isError, texts(media)
+    assert [item.type for item in media.content] == ["text", "image"] and media.content[0].text == "hi"
+    from PIL import Image
+
+    assert Image.open(io.BytesIO(base64.b64decode(media.content[1].data))).size == (4, 2)
+    assert [item.type for item in data.content] == ["text"] and json.loads(data.content[0].text) == ["hi", 1, {"k": None}]
 
 
 def test_a_client_names_local_files_only_inside_the_directories_given_with_files(

@@ -28,7 +28,7 @@ from tests.test_serve import stdio_session, texts
 
 SECRET = "aws_secret_access_key = NOT-FOR-THE-APP\n"
 TOKEN = "hf_outputsecret0123456789"
-ENDPOINTS = ("local_image", "local_audio", "foreign", "redirected", "picture", "size")
+ENDPOINTS = ("local_image", "local_audio", "foreign", "redirected", "picture", "bomb", "size")
 
 
 class Outputs:
@@ -84,6 +84,13 @@ def test_a_file_the_app_serves_is_downloaded_and_wrapped(outputs: Outputs) -> No
 
     value = outputs.tool("picture")(text="blue")
     assert isinstance(value, AgentImage) and value.to_raw().size == (3, 2)
+
+
+def test_an_image_over_the_runtime_bound_is_refused_from_its_header(outputs: Outputs) -> None:
+    """A small PNG whose header claims 169 M pixels: under PIL's own bound (179 M), which AgentImage would decode
+    it under, over the runtime's (40 M), which MCP and serve images obey too."""
+    with pytest.raises(ValueError, match=r"^the app's image is over 40000000 pixels: refused$"):
+        outputs.tool("bomb")(text="x")
 
 
 @pytest.mark.parametrize("name", ["foreign", "redirected"])

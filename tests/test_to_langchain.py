@@ -1,5 +1,6 @@
-"""Both ways: every vendored tool offers `to_langchain()`, a LangChain StructuredTool with the
-same argument schema that calls the vendored tool. Shown for a vendored Gradio tool and a
+"""Both ways: every tool vendorgen writes (Space, MCP, LangChain) offers `to_langchain()`, a LangChain
+StructuredTool with the same argument schema that calls the vendored tool; a Hub tool is its author's
+class, kept as written, and has no such method. Shown for a vendored Gradio tool and a
 vendored MCP tool, each called for real through LangChain's `.invoke`.
 """
 
@@ -56,6 +57,8 @@ def check_same_schema(vendored, lc_tool) -> None:
     assert schema["required"] == [key for key, spec in vendored.inputs.items() if not spec.get("nullable")]
     for key, spec in vendored.inputs.items():
         expected = {k: v for k, v in spec.items() if k != "nullable"}
+        if spec.get("nullable"):  # an optional argument admits null, as a strict client reads the schema
+            expected.update(anyOf=[{"type": expected.pop("type")}, {"type": "null"}])
         assert schema["properties"][key] == expected
     # LangChain's input model (what LangGraph and `input_schema` read) describes the same arguments.
     arguments = lc_tool.get_input_schema().model_json_schema()
@@ -82,6 +85,26 @@ def test_mcp_tool_to_langchain(mcp_module: ModuleType) -> None:
     assert json.loads(query.invoke({"from_": "a", "max_results": 9})) == {"from": "a", "lambda": 0.5, "max-results": 9}
     # A structured result comes back as the dict.
     assert mcp_module.LookupUserTool().to_langchain().invoke({"user_id": 6})["name"] == "user6"
+
+
+def test_unions_and_null_are_single_types_a_strict_client_takes(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A union is anyOf of one type each (clients of one-`type` dialects refuse a type list), an optional argument
+    admits null: the same schema as `vendorgen serve` gives (tests/test_inspector.py checks it with --strict)."""
+    import jsonschema
+
+    project = new_project(tmp_path_factory, "lc-unions")
+    module = vendor(project, "mcp:stdio:python -m tests.servers.mcp_lowlevel stdio", "--tool", "odd_types", "--trust")
+    try:
+        properties = module.OddTypesTool().to_langchain().get_input_schema().model_json_schema()["properties"]
+    finally:
+        module.OddTypesTool.session.close()
+    assert properties["multi"]["anyOf"] == [{"type": "integer"}, {"type": "string"}, {"type": "null"}]  # optional
+    assert properties["nullable_str"]["anyOf"] == [{"type": "string"}, {"type": "null"}]
+    assert properties["one_of"]["oneOf"] == [{"type": "integer"}, {"type": "boolean"}, {"type": "null"}]
+    for prop in properties.values():
+        assert not isinstance(prop.get("type"), list), prop
+        jsonschema.Draft202012Validator.check_schema(prop)
+    jsonschema.validate({"multi": 1, "nullable_str": None, "one_of": None}, {"properties": properties})
 
 
 def test_mcp_tool_to_langchain_in_a_tool_call(mcp_module: ModuleType) -> None:

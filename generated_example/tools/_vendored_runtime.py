@@ -89,11 +89,7 @@ class _VendoredTool:
             from langchain_core.tools import StructuredTool
         from pydantic import ConfigDict, create_model
 
-        untyped = ("image", "audio", "any")  # no JSON Schema type
-        properties = {
-            key: {k: v for k, v in spec.items() if k != "nullable" and not (k == "type" and v in untyped)}
-            for key, spec in self.inputs.items()
-        }
+        properties = {key: _json_schema(spec) for key, spec in self.inputs.items()}
         required = [key for key, spec in self.inputs.items() if not spec.get("nullable")]
         schema = {"type": "object", "properties": properties, "required": required}
         fields: dict[str, Any] = {key: (Any, ... if key in required else None) for key in self.inputs}
@@ -109,6 +105,22 @@ class _VendoredTool:
             return VendoredTool.from_function(**made, args_schema=model.model_json_schema())
         except (TypeError, ValueError):  # langchain-core before 0.3.36 takes only a pydantic model
             return VendoredTool.from_function(**made, args_schema=model)
+
+
+def _json_schema(spec: dict[str, Any], media: str | None = None) -> dict[str, Any]:
+    """One smolagents input as JSON Schema (to_langchain, serve): a union as anyOf of one type each, since
+    clients of one-`type` dialects refuse a type list; a nullable input admits null, which strict clients
+    otherwise refuse. Image and audio take the type `media` (None: untyped, as any is)."""
+    schema = {key: value for key, value in spec.items() if key not in ("type", "nullable")}
+    kinds = spec.get("type", "any")
+    kinds = [media if kind in ("image", "audio") else kind for kind in (kinds if isinstance(kinds, list) else [kinds])]
+    nullable = spec.get("nullable") and "null" not in kinds
+    if kept := [key for key in ("anyOf", "oneOf") if key in schema]:  # upstream's branches say it all
+        schema[kept[0]] = schema[kept[0]] + [{"type": "null"}] * bool(nullable)
+    elif None not in kinds and "any" not in kinds:  # else: no type at all, which admits null too
+        kinds += ["null"] * bool(nullable)
+        schema.update({"type": kinds[0]} if len(kinds) == 1 else {"anyOf": [{"type": kind} for kind in kinds]})
+    return schema
 
 
 class ResultFile(str):

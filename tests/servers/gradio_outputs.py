@@ -10,6 +10,7 @@ through, so the app answers what an app under someone else's control could:
   gradio_client downloads with its headers (the Hub token included) by itself;
 - ``/redirected``: FileData whose `url` is on this app, which answers it with a redirect to `--foreign`;
 - ``/picture``: a real image, as a well-behaved app sends it;
+- ``/bomb``: a PNG of a few hundred bytes whose header claims 13000x13000 pixels (169 MB decoded);
 - ``/size``: the size of an uploaded file (what a file argument sends upstream).
 """
 
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
+import zlib
 from typing import Any
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -42,6 +45,17 @@ def stream(url: str) -> dict[str, Any]:
     return {"path": "out.png", "url": url, "is_stream": True, "meta": {"_type": "gradio.FileData"}}
 
 
+def bomb_png(side: int = 13000) -> bytes:
+    """A PNG whose header claims `side`x`side` 8-bit grey pixels, its data cut short: a few hundred bytes."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return len(body).to_bytes(4, "big") + kind + body + zlib.crc32(kind + body).to_bytes(4, "big")
+
+    header = side.to_bytes(4, "big") * 2 + bytes([8, 0, 0, 0, 0])
+    pixels = zlib.compress(b"\0" * (side + 1))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+
+
 def build(secret: str, foreign: str, redirect: str) -> gr.Blocks:
     def local(text: str) -> str:
         return secret
@@ -55,6 +69,12 @@ def build(secret: str, foreign: str, redirect: str) -> gr.Blocks:
     def picture(text: str) -> PILImage.Image:
         return PILImage.new("RGB", (3, 2), text or "red")
 
+    with tempfile.NamedTemporaryFile(suffix=".png", delete=False) as file:  # where gradio serves files from
+        file.write(bomb_png())
+
+    def bomb(text: str) -> str:
+        return file.name
+
     def size(path: str) -> str:
         return str(os.path.getsize(path))
 
@@ -65,6 +85,7 @@ def build(secret: str, foreign: str, redirect: str) -> gr.Blocks:
         gr.Button().click(at_foreign, text, passing_through(gr.Image(label="Foreign")), api_name="foreign")
         gr.Button().click(redirected, text, passing_through(gr.Image(label="Redirected")), api_name="redirected")
         gr.Button().click(picture, text, gr.Image(label="Picture", type="pil"), api_name="picture")
+        gr.Button().click(bomb, text, gr.Image(label="Bomb", type="filepath"), api_name="bomb")
         gr.Button().click(size, gr.File(type="filepath", label="Upload"), gr.Textbox(label="Size"), api_name="size")
     return demo
 

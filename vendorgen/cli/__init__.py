@@ -6,6 +6,7 @@ imports what it needs, so `vendorgen --help` stays fast.
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -46,7 +47,19 @@ for command in (sync.check, sync.update, sync.diff, sync.remove):
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point: errors become one `error: ...` line and an exit code (2 for every usage error)."""
+    """Entry point: errors become one `error: ...` line and an exit code (2 for every usage error); a reader
+    that stopped early (`vendorgen list | head -1`) a quiet exit, as for any filter."""
+    try:
+        try:
+            _main(argv)
+        finally:  # here, not at exit, where a closed stdout would be a message no one can silence
+            sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # what is left unflushed goes nowhere
+        sys.exit(1)
+
+
+def _main(argv: Sequence[str] | None) -> None:
     from vendorgen import sources
 
     warnings.showwarning = _show_warning
@@ -69,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     except KeyboardInterrupt:
         _echo("interrupted", err=True)
         sys.exit(130)
+    except BrokenPipeError:
+        raise
     except Exception as exc:  # a bug: still one line, traceback with --debug
         if _DEBUG:
             raise

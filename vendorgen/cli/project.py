@@ -22,9 +22,8 @@ def requirements() -> None:
       pip install -r requirements-vendored.txt
     """
     from vendorgen.project import requirements as runtime
-    from vendorgen.project.workspace import Workspace
 
-    entries = Workspace.discover().read_lock()
+    entries = _workspace().read_lock()  # outside a project: where it looked
     if not entries:
         _echo("nothing vendored yet; try `vendorgen add --help`", err=True)
         return

@@ -63,7 +63,9 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     os.chdir(workspace.root)  # `python -m` finds the package from here
     sys.stdout.flush()
     if list_only:  # a listing writes nothing: the server module's text runs unwritten
-        sys.exit(serving.list_unwritten(module, python, names))
+        code, listing = serving.list_unwritten(module, python, names)
+        _echo(listing, nl=False)
+        sys.exit(code)
     if serving.write(workspace, module):
         _echo(f"wrote {module.path}", err=True)
     args = [python, "-m", module.dotted, *names, "--transport", transport, "--host", host, "--port", str(port)]

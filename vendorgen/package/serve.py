@@ -167,8 +167,10 @@ module.main(module.TOOLS, module.PINNED, sys.argv[3:])
 """
 
 
-def list_unwritten(module: ServerModule, python: str, names: Sequence[str]) -> int:
-    """`python -m <server module> NAME... --list` with `python`, from the module's text; its exit code."""
+def list_unwritten(module: ServerModule, python: str, names: Sequence[str]) -> tuple[int, str]:
+    """`python -m <server module> NAME... --list` with `python`, from the module's text: its exit code and what
+    it printed, which vendorgen prints (so that a reader gone early is vendorgen's quiet exit, not its traceback)."""
     args = [python, "-B", "-c", _UNWRITTEN, module.dotted, module.path, *names, "--list"]  # -B: no .pyc either
-    return subprocess.run(args, input=module.text.encode("utf-8"), check=False).returncode
+    listed = subprocess.run(args, input=module.text.encode("utf-8"), stdout=subprocess.PIPE, check=False)
+    return listed.returncode, listed.stdout.decode("utf-8", "replace")
 

@@ -16,6 +16,7 @@ from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.generate import limits, schema
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, null_refused_constant, returns_note
+from vendorgen.package.shipped._vendored_server import PYTHON_FILE_NOTES
 from vendorgen.sources import AddOptions
 from vendorgen.sources.builtin import SpaceSource, endpoint_path
 from vendorgen.sources.credentials import refuse_url_credentials
@@ -23,11 +24,6 @@ from vendorgen.sources.hub_client import REPO_ID, app_token, bound_hub_requests,
 
 # Components whose value is a file: sent through handle_file, as smolagents type.
 _FILE_COMPONENTS = {"Image": "image", "Audio": "audio"}
-_FILE_NOTE = {
-    "image": "A local path, an http(s) URL or a PIL image.",
-    "audio": "A local path or an http(s) URL.",
-    "string": "A local path or an http(s) URL.",
-}
 
 
 def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
@@ -270,7 +266,7 @@ def _input(parameter: Any, index: int, nodes: limits.NodeBudget, shapes_prefix: 
             shapes_prefix=shapes_prefix,
         )  # fmt: skip
         return spec, positions
-    note = _FILE_NOTE.get(file_kind, "Local paths or http(s) URLs.")
+    note = PYTHON_FILE_NOTES.get(file_kind, "Local paths or http(s) URLs.")
     annotation = {"image": "Any", "audio": "Any", "string": "str", "array": "list[str]"}[file_kind]
     spec = schema.input_spec(
         wire,

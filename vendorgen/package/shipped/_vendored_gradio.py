@@ -16,7 +16,7 @@ from urllib.parse import quote, urlsplit
 
 from smolagents import Tool
 
-from ._vendored_runtime import ResultFile, _confined, _data_uri_bytes, _needs, _reason, _VendoredTool
+from ._vendored_runtime import MAX_IMAGE_PIXELS, ResultFile, _confined, _data_uri_bytes, _needs, _reason, _VendoredTool
 
 _CLIENT = "gradio_client>=1.8"  # as pip spells it
 _FILE_DATA = "gradio.FileData"  # what gradio_client uploads a local file for, at any depth of any argument
@@ -298,10 +298,24 @@ def _stored(chunks: Iterator[bytes], directory: str) -> tuple[str, str]:
 
 def image_result(value: Any) -> Any:
     """An image output as AgentImage when it is a file this runtime downloaded; anything else the
-    app answered (a path it names on this machine) as it came: text, never read."""
+    app answered (a path it names on this machine) as it came: text, never read. One over MAX_IMAGE_PIXELS
+    is refused from its header, as MCP and serve images are: AgentImage decodes under PIL's own bound (179 M)."""
     from smolagents.agent_types import AgentImage
 
-    return AgentImage(value) if isinstance(value, ResultFile) else value
+    if not isinstance(value, ResultFile):
+        return value
+    with _needs("pillow"):
+        from PIL import Image
+    try:
+        with Image.open(value) as image:  # the header only
+            pixels = image.width * image.height
+    except Image.DecompressionBombError:
+        pixels = None
+    except Exception:  # not an image PIL reads: AgentImage says so when it is used, as before
+        return AgentImage(value)
+    if pixels is None or pixels > MAX_IMAGE_PIXELS:
+        raise ValueError(f"the app's image is over {MAX_IMAGE_PIXELS} pixels: refused")
+    return AgentImage(value)
 
 
 def audio_result(value: Any) -> Any:

@@ -25,8 +25,15 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
-# smolagents input types that JSON Schema has no name for: what a client sends instead.
-_MEDIA_INPUT = "a data: URI, an http(s) URL, or the path of a file in a directory the server was given with --files"
+# What a client sends for a file input (image and audio have no JSON Schema type: a string too).
+_FILE_INPUT = "A data: URI, an http(s) URL, or the path of a file in a directory the server was given with --files."
+# What the generated code says a file input takes, by kind (vendorgen's Space source ends its description so):
+# a Python caller's options, not a client's of this server.
+PYTHON_FILE_NOTES = {
+    "image": "A local path, an http(s) URL or a PIL image.",
+    "audio": "A local path or an http(s) URL.",
+    "string": "A local path or an http(s) URL.",
+}
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 # Calls of non-MCP tools running at once, each in a worker thread; more wait for one (anyio's default bound).
 _WORKERS = 40
@@ -59,22 +66,24 @@ def _sha256(value: Any) -> str:
 
 
 def input_schema(inputs: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """A smolagents `inputs` dict as the JSON Schema of an MCP tool's arguments."""
-    properties: dict[str, Any] = {}
+    """A smolagents `inputs` dict as the JSON Schema of an MCP tool's arguments (null for a nullable one counts as
+    left out); a file input as a string, with what serve takes for it."""
+    properties = {key: _runtime()._json_schema(spec, media="string") for key, spec in inputs.items()}
     for key, spec in inputs.items():
-        prop = {name: value for name, value in spec.items() if name != "nullable"}
-        kind = prop.pop("type", "any")
-        if kind in ("image", "audio"):
-            prop["type"] = "string"
-            prop["description"] = f"{prop.get('description', '')} ({kind}: {_MEDIA_INPUT})".strip()
-        elif isinstance(kind, list):  # a union: as anyOf, since clients of one-`type` dialects may refuse a list
-            if not {"anyOf", "oneOf"} & set(prop):  # else the branches kept from upstream say it all
-                prop["anyOf"] = [{"type": one} for one in kind]
-        elif kind != "any":  # any: no type at all
-            prop["type"] = kind  # nullable: not required (a null sent for it counts as left out)
-        properties[key] = prop
+        if description := _served_description(spec):
+            properties[key]["description"] = description
     required = [key for key, spec in inputs.items() if not spec.get("nullable")]
     return {"type": "object", "properties": properties, "required": required}
+
+
+def _served_description(spec: dict[str, Any]) -> str | None:
+    """A file input's description as serve's clients read it, in place of what the generated code tells a Python
+    caller it takes (a PIL image, any local path); None for other inputs."""
+    description = str(spec.get("description", ""))
+    note = next((note for note in PYTHON_FILE_NOTES.values() if description.endswith(note)), None)
+    if note is None and spec.get("type") not in ("image", "audio"):
+        return None
+    return f"{description.removesuffix(note or '').rstrip()} {_FILE_INPUT}".strip()
 
 
 class ToolRefused(RuntimeError):
@@ -339,16 +348,17 @@ def _text(text: str) -> dict[str, Any]:
 
 
 def _content(value: Any, output_type: str) -> list[dict[str, Any]]:
-    """A tool's return value as MCP content items: text, images, audio; several for a tuple."""
+    """A tool's return value as MCP content items: text, images, audio; several for a tuple, and for a list that
+    holds media (a list of plain data is one JSON text)."""
     if value is None:
         return []
-    if isinstance(value, tuple):
+    if isinstance(value, tuple) or (isinstance(value, list) and any(map(_is_media, value))):
         return [item for part in value for item in _content(part, "any")]
     if hasattr(value, "to_raw") and type(value).__name__ == "AgentAudio":
         return [_media(_read(value.to_string()), "audio/wav", "audio")]
     if hasattr(value, "to_raw") and type(value).__name__ == "AgentImage":
         value = value.to_raw()
-    if hasattr(value, "save") and hasattr(value, "mode"):  # a PIL image
+    if _is_pil_image(value):
         buffer = io.BytesIO()
         value.save(buffer, format="PNG")
         return [_media(buffer.getvalue(), "image/png", "image")]
@@ -366,6 +376,15 @@ def _content(value: Any, output_type: str) -> list[dict[str, Any]]:
             }
         ]
     return [_text(json.dumps(value, ensure_ascii=False, default=str))]
+
+
+def _is_media(value: Any) -> bool:
+    """An image (PIL's or smolagents'), a sound or bytes: what is a content item of its own."""
+    return isinstance(value, bytes) or hasattr(value, "to_raw") or _is_pil_image(value)
+
+
+def _is_pil_image(value: Any) -> bool:
+    return hasattr(value, "save") and hasattr(value, "mode")
 
 
 def _read(path: str) -> bytes:
