@@ -11,7 +11,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 import tomllib
 import typing
 from collections.abc import Iterator
@@ -151,6 +154,36 @@ def test_npx_is_pinned_to_the_version_it_ran(tmp_path_factory: pytest.TempPathFa
         assert by_name(module)["echo"](message="pinned") == "Echo: pinned"
     finally:
         close(module)
+
+
+@needs_npm
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads processes from /proc (Linux)")
+def test_add_leaves_no_server_process_behind(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> None:
+    # npx exits as soon as its stdin closes; its node child (the server) must not outlive `add`.
+    if shutil.which("npx") is None:
+        pytest.skip("npx is not installed")
+    project = new_project(tmp_path_factory, "mcp-npx-exit")
+    (project.root / "node_modules").symlink_to(NODE_MODULES)
+    source = "mcp:stdio:npx --offline @modelcontextprotocol/server-everything stdio"
+    with (tmp_path / "output").open("w") as output:  # not a pipe: a process left behind would hold it open
+        result = subprocess.run([sys.executable, "-m", "vendorgen", "add", source, "--trust"], cwd=project.root,
+                                env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=output, stderr=output, timeout=300)  # fmt: skip
+    assert result.returncode == 0, (tmp_path / "output").read_text()
+    assert running_from(project.root) == []
+
+
+def running_from(root: Path) -> list[str]:
+    """The command lines of the live processes that name `root` (zombies hold nothing)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            state = stat.read_text().rsplit(")", 1)[1].split()[0]
+            command = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # exited meanwhile
+        if state != "Z" and str(root) in command:
+            found.append(command)
+    return found
 
 
 def test_python_m_records_the_distributions_version(tmp_path_factory: pytest.TempPathFactory) -> None:

@@ -13,8 +13,12 @@ The differences between the majors are feature checks, never version numbers.
 
 from __future__ import annotations
 
+import contextvars
 import importlib
 import inspect
+import os
+import signal
+import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import timedelta
@@ -87,9 +91,7 @@ def _transport(server: Mapping[str, Any], stdio_params: Any, timeout: float, rec
         # `TextReceiveStream` and joins chunks until a newline, and neither it nor
         # `StdioServerParameters` takes a reader, a line limit or a stream. The listing is bounded
         # once received (limits.check_listing) and by the deadline.
-        from mcp.client.stdio import stdio_client
-
-        return stdio_client(stdio_params)
+        return _stdio(stdio_params)
     import mcp.client.streamable_http as streamable_http
 
     mcp_1 = hasattr(streamable_http, "streamablehttp_client")
@@ -163,3 +165,59 @@ async def list_page(client: Any, cursor: str | None) -> tuple[list[Any], str | N
 
         page = await client.list_tools(params=types.PaginatedRequestParams(cursor=cursor) if cursor else None)
     return list(page.tools), page.next_cursor if hasattr(page, "next_cursor") else page.nextCursor
+
+
+# The process each stdio session started (the SDK's own `_create_platform_compatible_process` records it here).
+_STARTED: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("stdio_started", default=None)
+_GROUP_EXIT_BOUND = 5.0  # seconds a server's left-over processes get to exit after SIGTERM, then SIGKILL
+
+
+@asynccontextmanager
+async def _stdio(stdio_params: Any) -> AsyncIterator[Any]:
+    """The SDK's `stdio_client`, then whatever is left of the server's process group ended.
+
+    The SDK starts the server in a process group of its own, but ends the group only when its own child
+    outlives the close of its stdin: `npx` exits at once, and its node child (server-everything) then
+    runs on for a minute after `add` has returned, to print an EPIPE traceback on the user's terminal.
+    """
+    import mcp.client.stdio as sdk
+
+    _record_started(sdk)
+    started: list[int] = []
+    token = _STARTED.set(started)
+    try:
+        async with sdk.stdio_client(stdio_params) as streams:
+            yield streams
+    finally:
+        _STARTED.reset(token)
+        for group in started:
+            _end_group(group)
+
+
+def _record_started(sdk: Any) -> None:
+    """Wrap the SDK's process start (once) so that each session learns its server's pid, the group's id."""
+    create = getattr(sdk, "_create_platform_compatible_process", None)
+    if create is None or getattr(create, "records_started", False) or not hasattr(os, "killpg"):
+        return  # another SDK layout, or no process groups (Windows: the SDK uses a job object)
+
+    async def recording(*args: Any, **kwargs: Any) -> Any:
+        process = await create(*args, **kwargs)
+        if (started := _STARTED.get()) is not None:
+            started.append(process.pid)
+        return process
+
+    recording.records_started = True  # type: ignore[attr-defined]
+    sdk._create_platform_compatible_process = recording
+
+
+def _end_group(group: int) -> None:
+    """SIGTERM to what is left of process group `group`, SIGKILL after _GROUP_EXIT_BOUND; returns once it is gone."""
+    try:
+        os.killpg(group, signal.SIGTERM)
+        deadline = time.monotonic() + _GROUP_EXIT_BOUND
+        while time.monotonic() < deadline:
+            time.sleep(0.01)
+            os.killpg(group, 0)  # ProcessLookupError once no member is left
+        os.killpg(group, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
