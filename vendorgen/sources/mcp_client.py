@@ -211,7 +211,11 @@ def _record_started(sdk: Any) -> None:
 
 
 def _end_group(group: int) -> None:
-    """SIGTERM to what is left of process group `group`, SIGKILL after _GROUP_EXIT_BOUND; returns once it is gone."""
+    """SIGTERM to what is left of process group `group`, SIGKILL after _GROUP_EXIT_BOUND; returns once it is gone.
+
+    It waits with time.sleep, not on the event loop: it runs in a `finally` that a cancellation may have
+    reached, where an await would be cancelled again and leave the group running (usually it waits a few ms).
+    """
     try:
         os.killpg(group, signal.SIGTERM)
         deadline = time.monotonic() + _GROUP_EXIT_BOUND
