@@ -201,11 +201,13 @@ def test_list_names_every_vendored_tool_and_writes_nothing(served: Project) -> N
     serve_and_end(served)
     server = (served.root / "tools" / "_vendored_server.py").read_text()
     assert "text_tools.WordStatsTool," in server and '"word_stats": {' in server
-    # What follows the verbatim part is written from the lock: identifiers and hex digests, no remote text.
+    # What follows the verbatim part is written from the lock: identifiers, hex digests and the snapshots' paths
+    # (which vendorgen names after the modules), no remote text.
     tail = server.split("# -- What this project serves\n", 1)[1]
-    assert re.fullmatch(r'(from \. import \w+\n|TOOLS = \[\n|    \w+\.\w+,\n|\]\n|# [\w\' .]+\n|PINNED = \{\n|'
+    assert re.fullmatch(r'(from \. import \w+\n|TOOLS = \[\n|    \w+\.\w+,\n|\]\n|# [\w\' .:]+\n|PINNED = \{\n|'
                         r'    "\w+": \{\n|        "\w+": "[0-9a-f]{64}",\n|    \},\n|\}\n|\n|if __name__ == "__main__":\n'
-                        r'|    main\(TOOLS, PINNED\)\n)+', tail), tail  # fmt: skip
+                        r'|SNAPSHOTS = \{\n|    "\w+": "\.vendorgen/schemas/\w+\.json",\n'
+                        r'|    main\(TOOLS, PINNED, snapshots=SNAPSHOTS\)\n)+', tail), tail  # fmt: skip
     assert served.run("check").exit_code == 0
     served.edit("tools/_vendored_server.py", "    text_tools.WordStatsTool,\n", "")
     edited = served.run("check")

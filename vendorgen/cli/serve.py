@@ -26,13 +26,19 @@ from vendorgen.cli.output import _echo
     "--allow-drift", is_flag=True, help="Call MCP tools whose upstream definition changed since they were vendored."
 )
 @click.option(
+    "--stateless",
+    is_flag=True,
+    help="streamable-http: keep no session between requests, so that replicas behind a load balancer answer any "
+    "request (no affinity); upstream elicitation, sampling and log messages then do not reach the client.",
+)
+@click.option(
     "--files",
     multiple=True,
     metavar="DIR",
     help="Let clients name local files inside DIR (repeatable); otherwise a file argument is its content, a data: URI.",
 )
 def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, port: int, allow_remote: bool,
-          token_env: str | None, allow_drift: bool, files: tuple[str, ...]) -> None:  # fmt: skip
+          token_env: str | None, allow_drift: bool, stateless: bool, files: tuple[str, ...]) -> None:  # fmt: skip
     """Serve the vendored tools as one MCP server, pinned to what was reviewed.
 
     Writes (or refreshes) the output package's _vendored_server.py from the
@@ -48,6 +54,7 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
       vendorgen serve --list
       vendorgen serve                                   # stdio: an MCP client's command
       vendorgen serve --transport streamable-http --port 8765 --token-env MCP_TOKEN
+      vendorgen serve --transport streamable-http --stateless   # one of several replicas
     """
     import os
     import subprocess
@@ -69,7 +76,7 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     if serving.write(workspace, module):
         _echo(f"wrote {module.path}", err=True)
     args = [python, "-m", module.dotted, *names, "--transport", transport, "--host", host, "--port", str(port)]
-    args += ["--allow-remote"] * allow_remote + ["--allow-drift"] * allow_drift
+    args += ["--allow-remote"] * allow_remote + ["--allow-drift"] * allow_drift + ["--stateless"] * stateless
     args += ["--token-env", token_env] if token_env else []
     args += [option for directory in files for option in ("--files", os.path.abspath(directory))]
     if os.name == "posix":

@@ -23,7 +23,7 @@ SHIPPED = Path(__file__).resolve().parent / "shipped"
 KNOWN_SHA256 = {
     "_vendored_runtime.py": "1caac0c2e4938a3670775349a41d9d095942b8c80a2d7e576507a0fa49f600dc",
     "_vendored_gradio.py": "205f57c5564f89379d2fba4ef652678185cdebb14cd7b05f56bd18b747cdb27a",
-    "_vendored_mcp.py": "e359b8fe483e2bc75168ecd9e58fbc597a9c66b2405599035ec06d7649f79259",
+    "_vendored_mcp.py": "56d2a1b755c8301f7991678db86efd72187f07a042a5ff4f71b934da397db59c",
     "_vendored_langchain.py": "73acefd92211d7dbc4107107da73788e8795222e52c8663ac1cc8d6fdc4c3e24",
 }
 

@@ -26,7 +26,7 @@ from vendorgen.package.server_text import served_text
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry
-from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, TRANSPORT_FILE
+from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, SERVER_FILES
 from vendorgen.project.workspace import Workspace
 
 FILE_NAME = SERVER_FILE
@@ -51,9 +51,11 @@ class ServerModule:
 
     @property
     def files(self) -> dict[str, str]:
-        """What serving writes (root-relative path -> text): the module, and its transport as shipped."""
-        transport = files.path_beside(self.path, TRANSPORT_FILE)
-        return {self.path: self.text, transport: (files.SHIPPED / TRANSPORT_FILE).read_text(encoding="utf-8")}
+        """What serving writes (root-relative path -> text): the module, and the files shipped beside it as they are."""
+        shipped = {files.path_beside(self.path, name): name for name in SERVER_FILES if name != SERVER_FILE}
+        return {self.path: self.text} | {
+            path: (files.SHIPPED / name).read_text(encoding="utf-8") for path, name in shipped.items()
+        }
 
 
 def server_module(
@@ -71,7 +73,7 @@ def server_module(
     if not parts or not all(part.isidentifier() for part in parts):
         raise UsageError(f"{directory} is not an importable package path, so it cannot be served with python -m")
     package = ".".join(parts)
-    imports, classes, pins = [], [], {}
+    imports, classes, pins, snapshots = [], [], {}, {}
     for entry in sorted(entries, key=lambda entry: entry.name):
         module = PurePosixPath(entry.path).stem
         if module in naming.module_reserved():  # `from . import dict` would break the server's own code
@@ -91,8 +93,9 @@ def server_module(
             definitions = source.served_definitions(snapshot or workspace.read_snapshot(entry))
             for _, name, remote_name in found:
                 pins[name] = definition_hashes(*definitions[remote_name])
+            snapshots[module] = entry.schema  # the schemas served as listed, checked against the pins
     header = _HEADER.format(package=package, module=MODULE, version=__version__)
-    text = header + served_text(imports, classes, pins)
+    text = header + served_text(imports, classes, pins, snapshots)
     return ServerModule(f"{directory}/{FILE_NAME}", package, text)
 
 
@@ -173,4 +176,3 @@ def list_unwritten(module: ServerModule, python: str, names: Sequence[str]) -> t
     args = [python, "-B", "-c", _UNWRITTEN, module.dotted, module.path, *names, "--list"]  # -B: no .pyc either
     listed = subprocess.run(args, input=module.text.encode("utf-8"), stdout=subprocess.PIPE, check=False)
     return listed.returncode, listed.stdout.decode("utf-8", "replace")
-

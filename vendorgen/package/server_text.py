@@ -18,9 +18,13 @@ _TAIL_MARK = "# -- What this project serves"
 
 
 def served_text(
-    imports: Sequence[str] = (), classes: Sequence[str] = (), pins: Mapping[str, Mapping[str, str]] | None = None
+    imports: Sequence[str] = (),
+    classes: Sequence[str] = (),
+    pins: Mapping[str, Mapping[str, str]] | None = None,
+    snapshots: Mapping[str, str] | None = None,
 ) -> str:
-    """The server module after its header: the shipped logic, then the imports, classes and pins it serves."""
+    """The server module after its header: the shipped logic, then the imports, classes and pins it serves, and
+    the snapshot of each module with pins (root-relative paths vendorgen chose: no remote text)."""
     tail = [_TAIL_MARK, *imports, "", "TOOLS = ["]
     tail += [f"    {name}," for name in classes] + [
         "]",
@@ -33,5 +37,11 @@ def served_text(
             *(f'        "{key}": "{value}",' for key, value in hashes.items()),
             "    },",
         ]
-    tail += ["}", "", 'if __name__ == "__main__":', "    main(TOOLS, PINNED)", ""]
+    tail += [
+        "}",
+        "# The committed snapshot of each module above with pinned tools: their schemas as listed.",
+        "SNAPSHOTS = {",
+    ]
+    tail += [f"    {json.dumps(module)}: {json.dumps(path)}," for module, path in sorted((snapshots or {}).items())]
+    tail += ["}", "", 'if __name__ == "__main__":', "    main(TOOLS, PINNED, snapshots=SNAPSHOTS)", ""]
     return _SHIPPED.read_text(encoding="utf-8") + "\n\n" + "\n".join(tail)

@@ -22,7 +22,14 @@ from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry
-from vendorgen.project.paths import CATALOG_FILE, RUNTIME_FILES, SERVER_FILE, TRANSPORT_FILE
+from vendorgen.project.paths import (
+    CATALOG_FILE,
+    CONTENT_FILE,
+    HANDLERS_FILE,
+    RUNTIME_FILES,
+    SERVER_FILE,
+    TRANSPORT_FILE,
+)
 from vendorgen.project.workspace import Workspace
 
 
@@ -238,6 +245,8 @@ def _catalog_module() -> Callable[..., Any]:
 DERIVED_FILES: dict[str, Callable[[], Callable[..., Any]]] = {
     SERVER_FILE: _server_module,
     TRANSPORT_FILE: _server_module,  # shipped with the server module, as it is
+    HANDLERS_FILE: _server_module,  # the same
+    CONTENT_FILE: _server_module,
     CATALOG_FILE: _catalog_module,
 }
 

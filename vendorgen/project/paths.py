@@ -42,7 +42,11 @@ RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_FILE, LANGCHAIN_FILE)
 SERVER_FILE = "_vendored_server.py"
 # The server's transports (stdio pipes, streamable HTTP), shipped beside it.
 TRANSPORT_FILE = "_vendored_transport.py"
-SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE)
+# Its request handlers, one group per capability, and what a call carries besides its answer.
+HANDLERS_FILE = "_vendored_handlers.py"
+# A served tool's value as MCP content items.
+CONTENT_FILE = "_vendored_content.py"
+SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE, HANDLERS_FILE, CONTENT_FILE)
 # The catalog of the tools of one directory, for agents with many tools (vendorgen/package/catalog.py writes it).
 CATALOG_FILE = "catalog.py"
 # The files of an output package that are not modules of their own: the lock's `[[runtime]]` entries.

@@ -88,6 +88,7 @@ class SpaceSource(_Shipped):
         from vendorgen.publish.portable import url_problems
 
         return url_problems(str(snapshot.get("src", "")), "its Gradio app")
+
     def same_module(self, recorded: AddOptions, given: AddOptions) -> bool:
         api_name = given.api_name and endpoint_path(given.api_name)
         return super().same_module(recorded, replace(given, api_name=api_name))
@@ -152,8 +153,11 @@ class MCPSource(_Shipped):
     requirements = ("smolagents", "mcp")
     served_name_attribute = "mcp_name"
 
-    def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
-        return {raw["name"]: (raw.get("description"), raw.get("inputSchema")) for raw in snapshot["tools"]}
+    def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any, Any]]:
+        return {
+            raw["name"]: (raw.get("description"), raw.get("inputSchema"), raw.get("outputSchema"))
+            for raw in snapshot["tools"]
+        }
 
     def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
         from vendorgen.publish.portable import stdio_problems, url_problems

@@ -62,25 +62,50 @@ class MCPSession:
             self.drop(connection)  # the server went away: reconnect once
         raise ConnectionError(f"lost the MCP server {self.describe()} and could not get it back: {_reason(error)}")
 
-    async def call_here(self, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
+    async def call_here(
+        self, name: str, arguments: dict[str, Any], timeout: float | None, progress: Any = None, client: Any = None
+    ) -> Any:
         """call() for a coroutine: over a connection on the running event loop, with no thread in between.
 
         The vendored MCP server (_vendored_server.py) awaits its MCP tools' calls so. That connection
         is its own, opened on the first such call and closed with the loop; call() keeps using its thread.
+        `progress(progress, total, message)` is awaited on each progress notification of the call; `client`:
+        a connection of connect_here() to make the call on instead (not reopened if it went away).
         """
         sdk = _mcp_sdk()
+        if client is not None:
+            try:
+                return await sdk.call_tool(client, name, arguments, timeout, progress)
+            except Exception as exc:
+                raise ConnectionError(
+                    f"lost the MCP server {self.describe()}: {_reason(self._failure(exc, name, timeout))}"
+                ) from None
         error: BaseException | None = None
         for _attempt in range(2):
             opening = self._opening()
             client, stop = await self._opened(opening)
             try:
-                return await sdk.call_tool(client, name, arguments, timeout)
+                return await sdk.call_tool(client, name, arguments, timeout, progress)
             except Exception as exc:
                 error = self._failure(exc, name, timeout)
             if self.local is opening:  # the server went away: reconnect once
                 self.local = None
             stop.set()
         raise ConnectionError(f"lost the MCP server {self.describe()} and could not get it back: {_reason(error)}")
+
+    async def connect_here(self, callbacks: dict[str, Any]) -> tuple[Any, Any]:
+        """A new connection on the running loop, of its caller alone: (client, stop event; set it to close).
+
+        `callbacks` go to the SDK's ClientSession (sampling_callback, elicitation_callback, logging_callback...):
+        the connection declares what they answer, as the caller's own client did.
+        """
+        ready = asyncio.get_running_loop().create_future()
+        task = asyncio.ensure_future(self.serve(self.transport(), ready, callbacks))
+        try:
+            return await asyncio.wait_for(asyncio.shield(ready), self.connect_timeout * 2 + 10)  # type: ignore[no-any-return]
+        except Exception as exc:
+            task.cancel()
+            raise self._cannot_connect(exc) from None
 
     async def here(self) -> tuple[Any, Any]:
         """(client, stop event) of the connection on the running loop, opened now if there is none."""
@@ -169,12 +194,12 @@ class MCPSession:
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
 
-    async def serve(self, transport: Any, ready: Any) -> None:
+    async def serve(self, transport: Any, ready: Any, callbacks: dict[str, Any] | None = None) -> None:
         from mcp import ClientSession
 
         stop = asyncio.Event()
         try:
-            async with transport as streams, ClientSession(streams[0], streams[1]) as client:
+            async with transport as streams, ClientSession(streams[0], streams[1], **(callbacks or {})) as client:
                 await asyncio.wait_for(client.initialize(), self.connect_timeout)
                 ready.set_result((client, stop))
                 await stop.wait()
@@ -263,18 +288,23 @@ class _MCPSDK:
         error = exc.error  # type: ignore[attr-defined]
         return error.code, error.message
 
-    async def call_tool(self, client: Any, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
-        """tools/call without the SDK's own output-schema check (which lists every tool first)."""
+    async def call_tool(
+        self, client: Any, name: str, arguments: dict[str, Any], timeout: float | None, progress: Any = None
+    ) -> Any:
+        """tools/call without the SDK's own output-schema check (which lists every tool first); `progress` is
+        awaited with each progress notification of the call (the SDK sends a progress token then)."""
         types = self.types
         request = types.CallToolRequest(
             method="tools/call", params=types.CallToolRequestParams(name=name, arguments=arguments)
         )
         if self.two:  # seconds as a float, the request itself
-            return await client.send_request(request, types.CallToolResult, timeout)
+            return await client.send_request(request, types.CallToolResult, timeout, progress_callback=progress)
         from datetime import timedelta
 
         wait = None if timeout is None else timedelta(seconds=timeout)
-        return await client.send_request(types.ClientRequest(request), types.CallToolResult, wait)
+        return await client.send_request(
+            types.ClientRequest(request), types.CallToolResult, wait, progress_callback=progress
+        )
 
 
 _sdk: _MCPSDK | None = None

@@ -11,13 +11,10 @@ How it meets its clients (stdio, streamable HTTP and its guard) is in `_vendored
 from __future__ import annotations
 
 import argparse
-import base64
 import contextvars
 import hashlib
-import io
 import ipaddress
 import json
-import mimetypes
 import os
 import sys
 import threading
@@ -46,6 +43,13 @@ def _runtime() -> Any:
     return _vendored_runtime
 
 
+def _content() -> Any:
+    """Conversions of values to MCP content, beside this file (on first use, like the runtime)."""
+    from . import _vendored_content
+
+    return _vendored_content
+
+
 def _mcp_runtime() -> Any:
     """The MCP part of the runtime beside this file, once a served module imported it (None: no MCP tool here)."""
     return sys.modules.get(f"{__package__}._vendored_mcp")
@@ -55,9 +59,17 @@ def _is_mcp_tool(tool: Any) -> bool:
     return isinstance(tool, getattr(_mcp_runtime(), "MCPTool", ()))
 
 
-def definition_hashes(description: Any, input_schema: Any) -> dict[str, str]:
-    """What is pinned of an upstream MCP tool: the sha256 of its description and of its input schema."""
-    return {"description": _sha256(description), "inputSchema": _sha256(input_schema)}
+def definition_hashes(description: Any, input_schema: Any, output_schema: Any = None) -> dict[str, str]:
+    """What is pinned of an upstream MCP tool: the sha256 of its description and of its input and output schemas
+    (served as they are listed)."""
+    return {
+        "description": _sha256(description),
+        "inputSchema": _sha256(input_schema),
+        "outputSchema": _sha256(output_schema),
+    }
+
+
+_PARTS = {"description": "description", "inputSchema": "input schema", "outputSchema": "output schema"}
 
 
 def _sha256(value: Any) -> str:
@@ -130,9 +142,9 @@ class Pins:
         advice = f"review it with `vendorgen diff {module}`, take it with `vendorgen update {module}`, or serve it anyway with --allow-drift"
         if now is None:
             return f"refused {tool.name}: {where} no longer lists {tool.mcp_name!r}; {advice}"
-        changed = [part for part in ("description", "inputSchema") if pinned[part] != now[part]]
+        changed = [part for part in _PARTS if part in pinned and pinned[part] != now[part]]
         if changed:
-            what = " and ".join("input schema" if part == "inputSchema" else part for part in changed)
+            what = " and ".join(_PARTS[part] for part in changed)
             return (
                 f"refused {tool.name}: {where} changed the {what} of {tool.mcp_name!r} since it was vendored; {advice}"
             )
@@ -167,7 +179,9 @@ async def _pages(client: Any, where: str) -> dict[str, dict[str, str]]:
             size += len(json.dumps(raw, ensure_ascii=False).encode("utf-8", "surrogatepass"))
             if size > _LISTING_BYTES:
                 raise ToolRefused(f"the MCP server {where} lists more than {_LISTING_BYTES:,} bytes of tools")
-            listing[raw["name"]] = definition_hashes(raw.get("description"), raw.get("inputSchema"))
+            listing[raw["name"]] = definition_hashes(
+                raw.get("description"), raw.get("inputSchema"), raw.get("outputSchema")
+            )
         cursor = _mcp_runtime()._field(result, "nextCursor")
         if not cursor:
             return listing
@@ -183,11 +197,19 @@ class Toolset:
     encoding images, reading files), so that a slow or large one holds up no other call.
     """
 
-    def __init__(self, tools: Sequence[Any], pins: Pins, files: Sequence[str] = ()) -> None:
+    def __init__(
+        self, tools: Sequence[Any], pins: Pins, files: Sequence[str] = (), listed: dict[str, Any] | None = None
+    ) -> None:
         import jsonschema  # installed with mcp
 
         self.tools = {tool.name: tool for tool in tools}
-        self.schemas = {tool.name: input_schema(tool.inputs) for tool in tools}
+        # An upstream MCP tool's definition as listed (`listed`, from its snapshot): its schemas are served as they
+        # are, and its arguments checked against them and passed on as sent. Others' from smolagents' inputs.
+        self.listed = listed or {}
+        self.schemas = {
+            tool.name: self.listed[tool.name]["inputSchema"] if tool.name in self.listed else input_schema(tool.inputs)
+            for tool in tools
+        }
         # One validator per tool, built once: checking the schema itself on every call costs milliseconds.
         self.validators = {
             name: jsonschema.validators.validator_for(schema)(schema) for name, schema in self.schemas.items()
@@ -212,13 +234,16 @@ class Toolset:
         listed = []
         for tool in self.tools.values():
             entry = {"name": tool.name, "description": tool.description, "inputSchema": self.schemas[tool.name]}
-            if getattr(tool, "output_schema", None):
-                entry["outputSchema"] = tool.output_schema
+            output_schema = self.listed[tool.name].get("outputSchema") if tool.name in self.listed else None
+            if output_schema is not None or getattr(tool, "output_schema", None):
+                entry["outputSchema"] = output_schema if tool.name in self.listed else tool.output_schema
             listed.append(entry)
         return listed
 
-    async def call(self, name: str, arguments: dict[str, Any] | None) -> tuple[list[Any], Any]:
-        """Run the tool; (content items, structured content or None). Raises on failure."""
+    async def call(self, name: str, arguments: dict[str, Any] | None, context: Any = None) -> Any:
+        """Run the tool: an upstream MCP tool's CallToolResult as it sent it, or (content items, structured content
+        or None). Raises on failure. `context` (_vendored_handlers.CallContext): the client's progress token and
+        the upstream connection its calls take."""
         import asyncio
 
         try:
@@ -228,8 +253,19 @@ class Toolset:
                 if refusal:
                     raise ToolRefused(refusal)
                 request = self._request(tool, checked)
+                if request is not None and name in self.listed:  # as sent: the nulls and what forward() ignores too
+                    sent = {
+                        **request.arguments,
+                        **{key: value for key, value in (arguments or {}).items() if key not in request.arguments},
+                    }
+                    request = MCPRequest(tool, sent)
                 if request is not None:
-                    return _passed_on(tool, await request.answer())
+                    progress = context.progress() if context is not None else None
+                    client = await context.client(tool.session) if context is not None else None
+                    answer = await tool.session.call_here(
+                        tool.mcp_name, request.arguments, tool.timeout, progress, client
+                    )
+                    return answer if name in self.listed else _content().passed_on(tool, answer)
             # In a copy of this context, as asyncio.to_thread does: what a tool sets ends with its call.
             in_a_copy = contextvars.copy_context().run
             return await asyncio.get_running_loop().run_in_executor(
@@ -245,6 +281,12 @@ class Toolset:
         tool = self.tools.get(name)
         if tool is None:
             raise ToolRefused(f"unknown tool {name!r}; this server has: {', '.join(sorted(self.tools))}")
+        if name in self.listed:  # checked against the schema the client was given; the upstream takes what it takes
+            error = next(iter(self.validators[name].iter_errors(arguments or {})), None)
+            if error is not None:
+                where = ".".join(str(part) for part in error.absolute_path) or "arguments"
+                raise ToolRefused(f"{tool.name}: bad argument {where}: {error.message}")
+            return tool, {key: value for key, value in (arguments or {}).items() if key in tool.inputs}
         arguments = {
             key: value
             for key, value in (arguments or {}).items()
@@ -264,7 +306,10 @@ class Toolset:
             if spec["type"] not in ("image", "audio") or not isinstance(value := arguments.get(key), str):
                 continue
             if value.startswith("data:") and spec["type"] == "image":
-                arguments[key] = _data_uri_image(value)
+                try:
+                    arguments[key] = _content().data_uri_image(value)
+                except ValueError as exc:
+                    raise ToolRefused(str(exc)) from None
             elif not value.startswith(("data:", "http://", "https://")):
                 try:  # for every tool, the rule the Gradio tools hold any file argument to
                     _runtime()._confined(value, self.file_roots)
@@ -297,18 +342,8 @@ class Toolset:
                 tool.setup()
         value = tool(**arguments)
         if getattr(tool, "output_schema", None) and isinstance(value, dict):
-            return [_text(json.dumps(value, ensure_ascii=False, default=str))], value
-        return _content(value, tool.output_type), None
-
-
-def _passed_on(tool: Any, result: Any) -> tuple[list[Any], Any]:
-    """An upstream MCP tool's answer as the client gets it: each content item as the upstream sent it (text,
-    image, audio, resource link, embedded resource, with its URI and MIME type); structured content where
-    the tool has an output schema. An error answer raises MCPToolError with the upstream's text."""
-    if _mcp_runtime()._field(result, "isError") or getattr(tool, "output_schema", None):
-        value = tool._value(result)
-        return list(result.content), value if isinstance(value, dict) else None
-    return list(result.content), None
+            return [_content().text(json.dumps(value, ensure_ascii=False, default=str))], value
+        return _content().items(value, tool.output_type), None
 
 
 class MCPRequest(NamedTuple):
@@ -316,131 +351,6 @@ class MCPRequest(NamedTuple):
 
     tool: Any
     arguments: dict[str, Any]
-
-    async def answer(self) -> Any:
-        """The upstream's CallToolResult as it sent it: every content item with its own type."""
-        tool = self.tool
-        return await tool.session.call_here(tool.mcp_name, self.arguments, tool.timeout)
-
-
-def _data_uri_image(uri: str) -> Any:
-    """A client's data: URI as a PIL image, decoded only up to the run time's MAX_IMAGE_PIXELS (as an MCP result
-    is): a small PNG can expand to gigabytes."""
-    runtime = _runtime()
-    with runtime._needs("pillow"):
-        from PIL import Image
-    try:
-        raw = runtime._data_uri_bytes(uri)
-    except ValueError as exc:
-        raise ToolRefused(str(exc)) from None
-    try:
-        image = Image.open(io.BytesIO(raw), formats=["PNG", "JPEG", "GIF", "WEBP", "BMP"])  # the header only
-    except Image.DecompressionBombError:
-        image = None
-    if image is None or image.width * image.height > runtime.MAX_IMAGE_PIXELS:
-        raise ToolRefused(f"an image over {runtime.MAX_IMAGE_PIXELS} pixels is refused")
-    image.load()
-    return image
-
-
-def _text(text: str) -> dict[str, Any]:
-    return {"type": "text", "text": text}
-
-
-def _content(value: Any, output_type: str) -> list[dict[str, Any]]:
-    """A tool's return value as MCP content items: text, images, audio; several for a tuple, and for a list that
-    holds media (a list of plain data is one JSON text)."""
-    if value is None:
-        return []
-    if isinstance(value, tuple) or (isinstance(value, list) and any(map(_is_media, value))):
-        return [item for part in value for item in _content(part, "any")]
-    if hasattr(value, "to_raw") and type(value).__name__ == "AgentAudio":
-        return [_media(_read(value.to_string()), "audio/wav", "audio")]
-    if hasattr(value, "to_raw") and type(value).__name__ == "AgentImage":
-        value = value.to_raw()
-    if _is_pil_image(value):
-        buffer = io.BytesIO()
-        value.save(buffer, format="PNG")
-        return [_media(buffer.getvalue(), "image/png", "image")]
-    if isinstance(value, str):  # read only a file the runtime wrote for the call; any other path is text
-        if output_type in ("image", "audio") and isinstance(value, _runtime().ResultFile):
-            mime = mimetypes.guess_type(value)[0] or f"{output_type}/octet-stream"
-            return [_media(_read(value), mime, output_type)]
-        return [_text(value)]
-    if isinstance(value, bytes):
-        blob = base64.b64encode(value).decode("ascii")
-        return [
-            {
-                "type": "resource",
-                "resource": {"uri": "vendored:result", "mimeType": "application/octet-stream", "blob": blob},
-            }
-        ]
-    return [_text(json.dumps(value, ensure_ascii=False, default=str))]
-
-
-def _is_media(value: Any) -> bool:
-    """An image (PIL's or smolagents'), a sound or bytes: what is a content item of its own."""
-    return isinstance(value, bytes) or hasattr(value, "to_raw") or _is_pil_image(value)
-
-
-def _is_pil_image(value: Any) -> bool:
-    return hasattr(value, "save") and hasattr(value, "mode")
-
-
-def _read(path: str) -> bytes:
-    with open(path, "rb") as file:
-        return file.read()
-
-
-def _media(data: bytes, mime: str, kind: str) -> dict[str, Any]:
-    return {"type": kind, "data": base64.b64encode(data).decode("ascii"), "mimeType": mime}
-
-
-def build_server(toolset: Toolset) -> Any:
-    """The mcp SDK's low-level server over `toolset`: a failure is an isError result, never a crash."""
-    from pydantic import TypeAdapter
-
-    with _runtime()._needs("mcp>=1.10"):
-        from mcp import types
-        from mcp.server.lowlevel import Server
-
-    content_type: Any = (
-        getattr(types, "ContentBlock", None) or types.TextContent | types.ImageContent | types.EmbeddedResource
-    )
-    adapter: Any = TypeAdapter(content_type)
-    listing = [types.Tool.model_validate(entry) for entry in toolset.listing()]
-
-    async def call(name: str, arguments: dict[str, Any] | None) -> tuple[list[Any], Any]:
-        items, structured = await toolset.call(name, arguments)
-        return [adapter.validate_python(item) for item in items], structured
-
-    if hasattr(Server, "call_tool"):  # mcp 1.x: handlers by decorator; one that raises gives an isError result
-        server = Server("vendored-tools")
-
-        @server.list_tools()  # type: ignore[misc, no-untyped-call]
-        async def list_tools() -> list[Any]:
-            return listing
-
-        @server.call_tool(validate_input=False)  # type: ignore[misc]  # Toolset.call checks them, with null for optional
-        async def call_tool(name: str, arguments: dict[str, Any] | None) -> Any:
-            content, structured = await call(name, arguments)
-            return (content, structured) if structured is not None else content
-
-        return server
-
-    # mcp 2.x: handlers given to the constructor, returning whole results.
-    async def on_list_tools(context: Any, params: Any) -> Any:
-        return types.ListToolsResult(tools=listing)
-
-    async def on_call_tool(context: Any, params: Any) -> Any:
-        try:
-            content, structured = await call(params.name, params.arguments)
-        except Exception as exc:  # noqa: BLE001 - the client gets it as the tool's error
-            return types.CallToolResult.model_validate({"content": [_text(str(exc))], "isError": True})
-        return types.CallToolResult.model_validate({"content": content, "structuredContent": structured})
-
-    make: Any = Server  # typed as the mcp installed, which may be 1.x
-    return make("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
 
 
 def _is_loopback(host: str) -> bool:
@@ -452,7 +362,42 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence[str] | None = None) -> None:
+def listed_definitions(
+    tools: Sequence[Any], pinned: dict[str, dict[str, str]], snapshots: dict[str, str]
+) -> dict[str, Any]:
+    """Each pinned MCP tool's definition as its upstream listed it, from the committed snapshot of its module,
+    by served name; one whose snapshot is not here, or does not match its pins, is left out (with a warning):
+    its schemas are then derived from its inputs."""
+    root = _runtime()._project_root()
+    found: dict[str, Any] = {}
+    for module, path in snapshots.items():
+        file = (root / path).resolve()
+        try:
+            if not file.is_relative_to(root.resolve()):
+                raise ValueError("outside the project")
+            snapshot = json.loads(file.read_text(encoding="utf-8"))
+            by_name = {raw["name"]: raw for raw in snapshot["tools"]}
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"warning: {path}: {exc}; the schemas of {module} are derived from its inputs", file=sys.stderr)
+            continue
+        for tool in tools:
+            raw = by_name.get(getattr(tool, "mcp_name", None)) if tool.__module__.rpartition(".")[2] == module else None
+            if raw is None or tool.name not in pinned:
+                continue
+            hashes = definition_hashes(raw.get("description"), raw.get("inputSchema"), raw.get("outputSchema"))
+            if any(hashes[part] != value for part, value in pinned[tool.name].items()):
+                print(f"warning: {path} does not match the pins of {tool.name}: run `vendorgen serve`", file=sys.stderr)
+                continue
+            found[tool.name] = raw
+    return found
+
+
+def main(
+    tools: Sequence[Any],
+    pinned: dict[str, dict[str, str]],
+    argv: Sequence[str] | None = None,
+    snapshots: dict[str, str] | None = None,
+) -> None:
     """Parse the command line, pick the tools, serve them; a bad command line is one `error:` line."""
     parser = argparse.ArgumentParser(prog="vendorgen serve", description="Serve the vendored tools over MCP.")
     parser.add_argument("names", nargs="*", metavar="NAME", help="serve only these modules or tools")
@@ -463,6 +408,9 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
     parser.add_argument("--allow-remote", action="store_true", help="bind an address other than loopback")
     parser.add_argument("--token-env", metavar="NAME", help="require `Authorization: Bearer $NAME`")
     parser.add_argument("--allow-drift", action="store_true", help="serve MCP tools whose upstream changed")
+    parser.add_argument(
+        "--stateless", action="store_true", help="streamable-http: no session between requests (for replicas)"
+    )
     parser.add_argument("--files", action="append", default=[], metavar="DIR", help="let clients name files in DIR")
     args = parser.parse_args(argv)
 
@@ -500,14 +448,17 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
         fail(f"cannot create the tools: {_runtime()._reason(exc)}")
     if missing := [path for path in args.files if not os.path.isdir(path)]:
         fail(f"--files {missing[0]}: not a directory")
-    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift), args.files))
+    from ._vendored_handlers import build_server
     from ._vendored_transport import run_http, run_stdio
+
+    listed = listed_definitions(chosen, pinned, snapshots or {})
+    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift), args.files, listed))
 
     if args.transport == "stdio":
         run_stdio(server)
         return
     hosts = set(_LOOPBACK_NAMES) | ({args.host} if args.allow_remote else set())
     try:
-        run_http(server, args.host, args.port, hosts, token)
+        run_http(server, args.host, args.port, hosts, token, args.stateless)
     except OSError as exc:
         fail(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}")

@@ -92,8 +92,15 @@ class _Writer:
         pass
 
 
-def run_http(server: Any, host: str, port: int, allowed_hosts: set[str], token: str | None) -> None:
-    """Serve streamable HTTP at http://host:port/mcp, behind the Host/Origin and bearer-token guard."""
+def run_http(
+    server: Any, host: str, port: int, allowed_hosts: set[str], token: str | None, stateless: bool = False
+) -> None:
+    """Serve streamable HTTP at http://host:port/mcp, behind the Host/Origin and bearer-token guard.
+
+    Stateful by default: a client's session keeps its own upstream connections, so an upstream's log messages,
+    elicitation and sampling requests reach it (and its answers reach the upstream). `stateless`: every request
+    stands alone (no Mcp-Session-Id), so any of several replicas answers it; what needs a session is lost.
+    """
     import contextlib
     import logging
     import socket
@@ -104,7 +111,7 @@ def run_http(server: Any, host: str, port: int, allowed_hosts: set[str], token: 
     from starlette.applications import Starlette
     from starlette.routing import Route
 
-    manager = StreamableHTTPSessionManager(app=server, json_response=False, stateless=False)
+    manager = StreamableHTTPSessionManager(app=server, json_response=False, stateless=stateless)
     # The SDK logs every client's disconnect as an error with a traceback (the stream it was
     # writing to closed): a disconnect is not an error, so it goes unsaid.
     logging.getLogger("mcp.server.streamable_http").addFilter(
