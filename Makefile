@@ -15,7 +15,7 @@ CONFORMANCE := .cache/npm/node_modules/@modelcontextprotocol/conformance/dist/in
 export GRADIO_ANALYTICS_ENABLED := False
 export HF_HUB_DISABLE_TELEMETRY := 1
 
-.PHONY: install test demo bench regen-example clean
+.PHONY: install test demo bench regen-example clean nginx
 
 install: $(STAMP)
 
@@ -51,10 +51,20 @@ $(NODE22):
 $(CONFORMANCE):
 	$(call npm_install,@modelcontextprotocol/conformance@0.1.16,the MCP conformance suite)
 
+# nginx (Debian's package) for the test of `serve --stateless` replicas behind a load balancer: installed with
+# apt-get where it is missing and apt-get runs as root; otherwise that test is skipped, saying why.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || \
+	if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends nginx >/dev/null \
+		|| { apt-get update -qq && apt-get install -y -qq --no-install-recommends nginx >/dev/null; } \
+		|| echo "could not install nginx: the serve replicas test will be skipped"; \
+	else echo "nginx not found and apt-get cannot install it here: the serve replicas test will be skipped"; fi
+
 # Two workers (pytest-xdist), a test file to each at a time: module fixtures (servers, vendored
 # projects) are made once per file; session ones once per worker, on ports the OS gives; the matrix
 # venvs and the mypy cache are built under file locks.
-test: $(STAMP) $(EVERYTHING) $(INSPECTOR) $(NODE22) $(CONFORMANCE)
+test: $(STAMP) $(EVERYTHING) $(INSPECTOR) $(NODE22) $(CONFORMANCE) nginx
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 

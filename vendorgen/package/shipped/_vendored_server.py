@@ -341,7 +341,12 @@ class Toolset:
             if not tool.is_initialized:
                 tool.setup()
         value = tool(**arguments)
-        if getattr(tool, "output_schema", None) and isinstance(value, dict):
+        if name in self.listed and "outputSchema" in self.listed[name] and getattr(tool, "result_key", None):
+            # Served with its upstream's output schema, which wraps a plain value (an edited forward()'s too).
+            return _content().items(value, tool.output_type), {tool.result_key: value}
+        if (getattr(tool, "output_schema", None) or "outputSchema" in self.listed.get(name, {})) and isinstance(
+            value, dict
+        ):
             return [_content().text(json.dumps(value, ensure_ascii=False, default=str))], value
         return _content().items(value, tool.output_type), None
 
