@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
-from vendorgen.project.paths import GRADIO_FILE, LANGCHAIN_FILE, MCP_FILE, RUNTIME_FILE
+from vendorgen.project.paths import GRADIO_FILE, LANGCHAIN_FILE, MCP_CALLS_FILE, MCP_FILE, RUNTIME_FILE
 from vendorgen.sources import AddOptions, Source
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ class MCPSource(_Shipped):
         "._vendored_runtime.NOT_GIVEN",
         "._vendored_mcp.ToolList",
     }
-    package_files = (RUNTIME_FILE, MCP_FILE)
+    package_files = (RUNTIME_FILE, MCP_FILE, MCP_CALLS_FILE)
     annotations = MappingProxyType({"SERVER": "dict[str, Any]"})
     requirements = ("smolagents", "mcp")
     served_name_attribute = "mcp_name"

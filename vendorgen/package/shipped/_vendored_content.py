@@ -92,5 +92,3 @@ def _read(path: str) -> bytes:
 
 def _media(data: bytes, mime: str, kind: str) -> dict[str, Any]:
     return {"type": kind, "data": base64.b64encode(data).decode("ascii"), "mimeType": mime}
-
-
