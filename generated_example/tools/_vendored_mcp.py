@@ -11,6 +11,7 @@ import concurrent.futures
 import contextvars
 import io
 import json
+import logging
 import os
 import sys
 import tempfile
@@ -20,9 +21,8 @@ from typing import Any
 
 from smolagents import Tool
 
+from ._vendored_mcp_calls import CallHandlers, _mcp_sdk
 from ._vendored_runtime import MAX_IMAGE_PIXELS, ResultFile, _leaf, _needs, _project_root, _reason, _VendoredTool
-
-_SDK = "mcp>=1.10"  # as pip spells it
 
 
 class MCPToolError(RuntimeError):
@@ -46,6 +46,8 @@ class MCPSession:
         # The connection on a caller's event loop (call_here): a future of (client, stop event), and its task.
         self.local: Any = None
         self.local_task: Any = None
+        # What the server's progress, log messages, elicitation and sampling requests go to (MCPTool.set_handlers).
+        self.handlers = CallHandlers()
 
     def call(self, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
         """Send tools/call and return the raw CallToolResult; reconnect once if the server went away."""
@@ -54,7 +56,8 @@ class MCPSession:
         for _attempt in range(2):
             connection = self.open()
             loop, _, client, _ = connection
-            future = asyncio.run_coroutine_threadsafe(sdk.call_tool(client, name, arguments, timeout), loop)
+            progress = self.handlers.on_progress(name)
+            future = asyncio.run_coroutine_threadsafe(sdk.call_tool(client, name, arguments, timeout, progress), loop)
             try:
                 return future.result()
             except Exception as exc:
@@ -62,25 +65,50 @@ class MCPSession:
             self.drop(connection)  # the server went away: reconnect once
         raise ConnectionError(f"lost the MCP server {self.describe()} and could not get it back: {_reason(error)}")
 
-    async def call_here(self, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
+    async def call_here(
+        self, name: str, arguments: dict[str, Any], timeout: float | None, progress: Any = None, client: Any = None
+    ) -> Any:
         """call() for a coroutine: over a connection on the running event loop, with no thread in between.
 
         The vendored MCP server (_vendored_server.py) awaits its MCP tools' calls so. That connection
         is its own, opened on the first such call and closed with the loop; call() keeps using its thread.
+        `progress(progress, total, message)` is awaited on each progress notification of the call; `client`:
+        a connection of connect_here() to make the call on instead (not reopened if it went away).
         """
         sdk = _mcp_sdk()
+        if client is not None:
+            try:
+                return await sdk.call_tool(client, name, arguments, timeout, progress)
+            except Exception as exc:
+                raise ConnectionError(
+                    f"lost the MCP server {self.describe()}: {_reason(self._failure(exc, name, timeout))}"
+                ) from None
         error: BaseException | None = None
         for _attempt in range(2):
             opening = self._opening()
             client, stop = await self._opened(opening)
             try:
-                return await sdk.call_tool(client, name, arguments, timeout)
+                return await sdk.call_tool(client, name, arguments, timeout, progress)
             except Exception as exc:
                 error = self._failure(exc, name, timeout)
             if self.local is opening:  # the server went away: reconnect once
                 self.local = None
             stop.set()
         raise ConnectionError(f"lost the MCP server {self.describe()} and could not get it back: {_reason(error)}")
+
+    async def connect_here(self, callbacks: dict[str, Any]) -> tuple[Any, Any]:
+        """A new connection on the running loop, of its caller alone: (client, stop event; set it to close).
+
+        `callbacks` go to the SDK's ClientSession (sampling_callback, elicitation_callback, logging_callback...):
+        the connection declares what they answer, as the caller's own client did.
+        """
+        ready = asyncio.get_running_loop().create_future()
+        task = asyncio.ensure_future(self.serve(self.transport(), ready, callbacks))
+        try:
+            return await asyncio.wait_for(asyncio.shield(ready), self.connect_timeout * 2 + 10)  # type: ignore[no-any-return]
+        except Exception as exc:
+            task.cancel()
+            raise self._cannot_connect(exc) from None
 
     async def here(self) -> tuple[Any, Any]:
         """(client, stop event) of the connection on the running loop, opened now if there is none."""
@@ -92,7 +120,8 @@ class MCPSession:
         if self.local is None or self.local.get_loop() is not loop:
             transport = self.transport()  # reads the environment: a missing variable is the caller's error
             self.local = loop.create_future()  # concurrent callers wait for this one connection
-            self.local_task = loop.create_task(self.serve(transport, self.local))
+            # Shared by the server's clients: it declares no elicitation nor sampling, which a client may not take.
+            self.local_task = loop.create_task(self.serve(transport, self.local, {}))
         return self.local
 
     async def _opened(self, opening: Any) -> tuple[Any, Any]:
@@ -169,12 +198,15 @@ class MCPSession:
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
 
-    async def serve(self, transport: Any, ready: Any) -> None:
+    async def serve(self, transport: Any, ready: Any, callbacks: dict[str, Any] | None = None) -> None:
+        """Open the connection, hand (client, stop event) to `ready`, and keep it until stopped; `callbacks` for
+        the SDK's ClientSession, else the handlers' (what a tool's own call answers)."""
         from mcp import ClientSession
 
         stop = asyncio.Event()
+        callbacks = self.handlers.callbacks() if callbacks is None else callbacks
         try:
-            async with transport as streams, ClientSession(streams[0], streams[1]) as client:
+            async with transport as streams, ClientSession(streams[0], streams[1], **callbacks) as client:
                 await asyncio.wait_for(client.initialize(), self.connect_timeout)
                 ready.set_result((client, stop))
                 await stop.wait()
@@ -244,49 +276,6 @@ class MCPSession:
         return str(self.server["url"])
 
 
-class _MCPSDK:
-    """What differs between mcp 1.x and 2.x, found once by looking at what is there."""
-
-    def __init__(self) -> None:
-        with _needs(_SDK):
-            from mcp import types
-            from mcp.shared import exceptions
-
-        self.types = types
-        self.two = not hasattr(exceptions, "McpError")  # mcp 2 renamed it MCPError
-        self.error_type: type[Exception] = getattr(exceptions, "MCPError" if self.two else "McpError")
-        self.connection_closed = types.CONNECTION_CLOSED
-        # A request timed out: 408 in mcp 1.x, REQUEST_TIMEOUT in 2.x.
-        self.timeout_codes = {408, getattr(types, "REQUEST_TIMEOUT", 408)}
-
-    def error_of(self, exc: Exception) -> tuple[int, str]:
-        error = exc.error  # type: ignore[attr-defined]
-        return error.code, error.message
-
-    async def call_tool(self, client: Any, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
-        """tools/call without the SDK's own output-schema check (which lists every tool first)."""
-        types = self.types
-        request = types.CallToolRequest(
-            method="tools/call", params=types.CallToolRequestParams(name=name, arguments=arguments)
-        )
-        if self.two:  # seconds as a float, the request itself
-            return await client.send_request(request, types.CallToolResult, timeout)
-        from datetime import timedelta
-
-        wait = None if timeout is None else timedelta(seconds=timeout)
-        return await client.send_request(types.ClientRequest(request), types.CallToolResult, wait)
-
-
-_sdk: _MCPSDK | None = None
-
-
-def _mcp_sdk() -> _MCPSDK:
-    global _sdk
-    if _sdk is None:
-        _sdk = _MCPSDK()
-    return _sdk
-
-
 class _ClosesSession:
     """close(), or the end of a `with` block, closes `session`; the next call opens a new one."""
 
@@ -302,6 +291,8 @@ class _ClosesSession:
         self.close()
 
 
+_KEEP: Any = object()  # set_handlers: leave this handler as it is
+
 # Set by the vendored MCP server (_vendored_server.py) around a call of an MCP tool: the tool's forward() runs,
 # but its _call hands back the request, which the server awaits on its own event loop.
 _hand_back: contextvars.ContextVar[Callable[[Any, dict[str, Any]], Any] | None] = contextvars.ContextVar(
@@ -310,15 +301,38 @@ _hand_back: contextvars.ContextVar[Callable[[Any, dict[str, Any]], Any] | None] 
 
 
 class MCPTool(_ClosesSession, _VendoredTool, Tool):
-    """A tool of an MCP server: calls it through `session` (shared by its module) and converts the result."""
+    """A tool of an MCP server: calls it through `session` (shared by its module) and converts the result.
+
+    What the server sends during a call besides its answer goes to Python logging (the module's logger) and to
+    the handlers of `set_handlers`; a request for the user's input is declined unless an elicitation handler
+    is set (_vendored_mcp_calls.py says how).
+    """
 
     mcp_name = ""
     # A generated class sets `result_key` when the server wraps a plain value as {result_key: value}
     # in structuredContent (FastMCP): the tool returns the value.
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if isinstance(cls.__dict__.get("session"), MCPSession):  # a module's shared base: its logger
+            cls.__dict__["session"].handlers.logger = logging.getLogger(cls.__module__)
+
     def __init__(self, timeout: float | None) -> None:
         super().__init__()
         self.timeout = timeout
+
+    def set_handlers(
+        self, *, progress: Any = _KEEP, log: Any = _KEEP, elicitation: Any = _KEEP, sampling: Any = _KEEP
+    ) -> None:
+        """Set what the server's progress and log messages, elicitation and sampling requests go to, for every tool
+        of this module (they share one session); None removes one. See CallHandlers in _vendored_mcp_calls.py."""
+        handlers = self.session.handlers
+        declared = handlers.sampling is not None
+        for name, value in (("progress", progress), ("log", log), ("elicitation", elicitation), ("sampling", sampling)):
+            if value is not _KEEP:
+                setattr(handlers, name, value)
+        if (handlers.sampling is not None) != declared:  # the session declares sampling: it opens again
+            self.session.close()
 
     def _call(self, arguments: dict[str, Any]) -> Any:
         """Call the tool with its wire names; an argument left at NOT_GIVEN is not sent.

@@ -27,7 +27,7 @@ CONNECT_TIMEOUT = 30.0
 
 
 class _ServerTool(MCPTool):
-    """What the tools of this module share: one session with SERVER."""
+    """One session with SERVER for the tools of this module: without set_handlers(elicitation=...), requests for input are declined."""
 
     session = MCPSession(SERVER, CONNECT_TIMEOUT)
 
