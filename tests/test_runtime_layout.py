@@ -181,7 +181,8 @@ def test_update_merges_an_edited_run_time_file_that_another_vendorgen_wrote(turn
     lock_path.write_text(modules + "[[runtime]]" + runtimes)
     git(turn_2, "add", "-A")
     git(turn_2, "commit", "-qm", "older runtime")
-    edited = older.replace('_SDK = "mcp>=1.10"  # as pip spells it', '_SDK = "mcp>=1.10"  # as pip spells it (my note)')
+    edited = older.replace('    mcp_name = ""\n', '    mcp_name = ""  # (my note)\n', 1)
+    assert edited != older
     (turn_2.root / MCP).write_text(edited)
     check = turn_2.run("check", "--allow-edits")
     assert check.exit_code == 1 and "was written by" in check.stdout
