@@ -9,6 +9,7 @@ elicitation-sep1034-client-defaults runs with a generated module as the client (
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 from collections.abc import Iterator
@@ -55,6 +56,28 @@ def test_the_reference_server_passes_the_suite_directly() -> None:
 def test_serve_passes_what_the_reference_server_passes(served: str) -> None:
     ran = run_server_suite(served, BASELINES / "serve.yml")
     assert ran.returncode == 0, ran.stdout[-6000:] + ran.stderr[-2000:]
+
+
+def test_serve_lists_the_upstream_schemas_as_the_snapshot_holds_them(vendored: Project, served: str) -> None:
+    """Byte for byte (keys in their order): `$schema`, `$defs`, `$ref`, `additionalProperties`, titles, defaults."""
+    import httpx
+
+    headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}  # fmt: skip
+    with httpx.Client(timeout=60) as http:
+        started = http.post(served, json=init, headers=headers)
+        headers["Mcp-Session-Id"] = started.headers["mcp-session-id"]
+        http.post(served, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+        listed = http.post(served, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, headers=headers)
+    [data] = [line[5:] for line in listed.text.splitlines() if line.startswith("data:")]
+    served_tools = {tool["name"]: tool for tool in json.loads(data)["result"]["tools"]}
+    snapshot = json.loads((vendored.root / ".vendorgen/schemas/mcp_conformance_test_server.json").read_text())
+    assert len(snapshot["tools"]) == len(served_tools) == 14
+    for upstream in snapshot["tools"]:
+        tool = served_tools[upstream["name"]]
+        for part in ("inputSchema", "outputSchema"):
+            assert json.dumps(tool.get(part)) == json.dumps(upstream.get(part)), (upstream["name"], part)
 
 
 def test_generated_tools_apply_elicitation_defaults_as_a_client(tmp_path: Path) -> None:

@@ -69,8 +69,6 @@ class ClientScope:
     def callbacks(self) -> dict[str, Any]:
         """What the upstream connection answers with, each passed on to this client: the SDK ClientSession's
         callbacks, and so its capabilities (elicitation and sampling only where this client declared them)."""
-        from mcp import types
-
         capabilities = _client_capabilities(self.session)
         found: dict[str, Any] = {"logging_callback": self.log}
         if capabilities is not None and capabilities.elicitation is not None:
@@ -78,8 +76,8 @@ class ClientScope:
         if capabilities is not None and capabilities.sampling is not None:
             found["sampling_callback"] = self.sample
             found["sampling_capabilities"] = capabilities.sampling
-        if "sampling_capabilities" in found and not hasattr(types, "SamplingCapability"):
-            del found["sampling_capabilities"]
+        if "sampling_capabilities" in found and "sampling_capabilities" not in _client_session_parameters():
+            del found["sampling_capabilities"]  # an older mcp declares sampling without its details
         return found
 
     async def log(self, params: Any) -> None:
@@ -122,6 +120,14 @@ class ClientScope:
             else:
                 opening.cancel()
         self.connections.clear()
+
+
+def _client_session_parameters() -> Any:
+    import inspect
+
+    from mcp import ClientSession
+
+    return inspect.signature(ClientSession.__init__).parameters
 
 
 def _client_capabilities(session: Any) -> Any:
