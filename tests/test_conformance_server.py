@@ -9,6 +9,7 @@ elicitation-sep1034-client-defaults runs with a generated module as the client (
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sys
@@ -124,3 +125,49 @@ def test_generated_tools_carry_logs_progress_elicitation_and_sampling(
     assert any(
         level == "WARNING" and "declined" in message and "Your name?" in message for _, level, message in records
     )
+
+
+def test_serve_routes_logs_and_elicitation_to_the_client_that_called(served: str) -> None:
+    """Two clients at once: A set a log level and takes elicitation, B did neither. A's own upstream connection
+    brings A its call's log messages and the request for input of its call; B, on the shared connection, gets
+    no log message of A's, and its upstream was told of no elicitation."""
+    from mcp import ClientSession, types
+    from mcp.client.streamable_http import streamablehttp_client
+
+    async def run() -> tuple[list[object], list[object], list[str]]:
+        logs_a: list[object] = []
+        logs_b: list[object] = []
+
+        async def log_a(params: types.LoggingMessageNotificationParams) -> None:
+            logs_a.append(params.data)
+
+        async def log_b(params: types.LoggingMessageNotificationParams) -> None:
+            logs_b.append(params.data)
+
+        async def elicit_a(context: object, params: types.ElicitRequestParams) -> types.ElicitResult:
+            return types.ElicitResult(action="accept", content={"response": f"A answers {params.message}"})
+
+        async with (
+            streamablehttp_client(served) as (read_a, write_a, _),
+            ClientSession(read_a, write_a, logging_callback=log_a, elicitation_callback=elicit_a) as a,
+            streamablehttp_client(served) as (read_b, write_b, _),
+            ClientSession(read_b, write_b, logging_callback=log_b) as b,
+        ):
+            await a.initialize()
+            await b.initialize()
+            await a.set_logging_level("info")
+            results = await asyncio.gather(
+                a.call_tool("test_tool_with_logging", {}),
+                b.call_tool("test_tool_with_logging", {}),
+                a.call_tool("test_elicitation", {"message": "hi"}),
+                b.call_tool("test_elicitation", {"message": "hi"}),
+            )
+        return logs_a, logs_b, [" ".join(item.text for item in result.content) for result in results]
+
+    logs_a, logs_b, texts = asyncio.run(asyncio.wait_for(run(), 300))
+    assert logs_a == ["Tool execution started", "Tool processing data", "Tool execution completed"]
+    assert logs_b == []
+    assert texts[:3] == ["Tool with logging executed successfully"] * 2 + [
+        'User response: action=accept, content={"response":"A answers hi"}'
+    ]
+    assert texts[3].startswith("Elicitation not supported or error:"), texts[3]

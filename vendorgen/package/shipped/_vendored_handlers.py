@@ -44,7 +44,7 @@ class ClientScope:
 
         opening = self.connections.get(id(mcp_session))
         if opening is None:
-            opening = asyncio.ensure_future(mcp_session.connect_here(self.callbacks()))
+            opening = asyncio.ensure_future(self._open(mcp_session))
             self.connections[id(mcp_session)] = opening
         try:
             client, _stop = await asyncio.shield(opening)
@@ -52,15 +52,25 @@ class ClientScope:
             if self.connections.get(id(mcp_session)) is opening:
                 del self.connections[id(mcp_session)]
             raise
-        if self.level is not None:
-            await client.set_logging_level(self.level)
         return client
+
+    async def _open(self, mcp_session: Any) -> tuple[Any, Any]:
+        client, stop = await mcp_session.connect_here(self.callbacks())
+        if self.level is not None:  # the level this client set, as it set it on serve
+            await _set_level(client, self.level)
+        return client, stop
+
+    def _open_clients(self) -> list[Any]:
+        return [
+            opening.result()[0]
+            for opening in self.connections.values()
+            if opening.done() and not opening.cancelled() and opening.exception() is None
+        ]
 
     async def set_level(self, level: str) -> None:
         self.level = level
-        for opening in list(self.connections.values()):
-            if opening.done() and not opening.exception():
-                await opening.result()[0].set_logging_level(level)
+        for client in self._open_clients():
+            await _set_level(client, level)
 
     def related(self) -> Any:
         """The call an upstream's message belongs to: this client's latest call in flight (None: none)."""
@@ -120,6 +130,16 @@ class ClientScope:
             else:
                 opening.cancel()
         self.connections.clear()
+
+
+async def _set_level(client: Any, level: str) -> None:
+    """logging/setLevel upstream; an upstream without logging (Method not found) keeps its own: serve filters."""
+    from ._vendored_mcp_calls import _mcp_sdk
+
+    try:
+        await client.set_logging_level(level)
+    except _mcp_sdk().error_type:
+        pass
 
 
 def _client_session_parameters() -> Any:
