@@ -241,7 +241,7 @@ def shadowing(text: str, context: Context) -> list[tuple[str, int, int, str]]:
         token = match.group()
         start, end = match.span()
         quoted = 0 < start and end < len(text) and text[start - 1] in _QUOTES and text[end] == text[start - 1]
-        if not tool_seen and token in context.other_tools and (quoted or _distinctive(token)):
+        if not tool_seen and token in context.other_tools and (_distinctive(token) or quoted and _called(text, start, end)):
             found.append(("shadowing-tool", start, end, f"{token} is a tool of {context.other_tools[token]}"))
             tool_seen = True
         owner = context.other_modules.get(token.lower())
@@ -249,6 +249,15 @@ def shadowing(text: str, context: Context) -> list[tuple[str, int, int, str]]:
             found.append(("shadowing-server", start, end, f"{token}: the module {owner}"))
             module_seen = True
     return found
+
+
+_CALLED_BEFORE = re.compile(r"\b(use|call|invoke|run|using|calling|invoking|running)\W{1,3}\Z", re.IGNORECASE)
+_TOOL_AFTER = re.compile(r"\W{1,3}(tool|function)\b", re.IGNORECASE)
+
+
+def _called(text: str, start: int, end: int) -> bool:
+    """A quoted plain word counts as a tool's name where the text calls it one, or says to call it."""
+    return _CALLED_BEFORE.search(text[max(0, start - 12) : start]) is not None or _TOOL_AFTER.match(text, end) is not None
 
 
 def _distinctive(name: str) -> bool:
