@@ -15,7 +15,6 @@ from __future__ import annotations
 import collections
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from _common import REPO, row, section, verdict

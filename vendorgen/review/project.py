@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from vendorgen.errors import Excluded, VendorgenError
 from vendorgen.review import Flag
 from vendorgen.review.rules import RuleSet, project_rules
-from vendorgen.review.scan import Context, scan
+from vendorgen.review.scan import ALONE, Context, scan
 from vendorgen.review.texts import module_texts, tool_annotations
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def context(entries: Iterable[LockEntry], excluding: str) -> Context:
 
 
 def module_flags(
-    name: str, module: ModuleSpec, snapshot: Mapping[str, Any], rules: RuleSet, where: Context = Context()
+    name: str, module: ModuleSpec, snapshot: Mapping[str, Any], rules: RuleSet, where: Context = ALONE
 ) -> list[Flag]:
     """The flags of one built module (`module`, as `Config.apply` left it) and the snapshot it came from."""
     remote = {tool.name: tool.endpoint for tool in module.tools}

@@ -37,12 +37,15 @@ class Context:
     other_modules: Mapping[str, str] = field(default_factory=dict)  # a module or server name, lower case -> module
 
 
+ALONE = Context()  # a module with no others beside it
+
+
 def scan(
     module: str,
     texts: Iterable[Text],
     annotations: Mapping[str, Mapping[str, object] | None],
     rules: RuleSet,
-    context: Context = Context(),
+    context: Context = ALONE,
     remote_names: Mapping[str, str] | None = None,
 ) -> list[Flag]:
     """Every flag of one module: its texts (`module_texts`) and its tools' annotations (`tool_annotations`)."""
