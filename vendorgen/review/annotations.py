@@ -45,13 +45,9 @@ class Behaviour:
             what += "; repeating a call changes nothing more" if self.idempotent else ""
         world = "talks to the outside world" if self.open_world else "works in a closed domain"
         if not self.declared:
-            source = "the MCP spec's defaults for a tool without annotations"
-        else:
-            gave = ", ".join(name for name in HINTS if name in self.declared)
-            source = f"the server's annotations ({gave}; the spec's defaults for the rest)"
-            if self.declared >= set(HINTS):
-                source = "the server's annotations"
-        return f"{what}; {world} (as {source} say: hints, not guarantees)."
+            return f"{what}; {world} (no annotations: the MCP spec's defaults)."
+        gave = ", ".join(name for name in HINTS if name in self.declared)
+        return f"{what}; {world} (its annotations say so: {gave}; hints, not guarantees)."
 
 
 def behaviour(annotations: Mapping[str, Any] | None) -> Behaviour:

@@ -31,6 +31,7 @@ from vendorgen.generate import limits, schema
 from vendorgen.generate.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
 from vendorgen.project.workspace import find_root
+from vendorgen.review.annotations import behaviour
 from vendorgen.sources import AddOptions, pins, replay_options, seconds_from_env
 from vendorgen.sources.builtin import MCPSource
 from vendorgen.sources.credentials import refuse_url_credentials
@@ -165,6 +166,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     from vendorgen.sources.mcp_listing import list_tools
 
     info, raw_tools, offered_to_capable = list_tools(server, seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT))
+    instructions = info.pop("instructions", None)  # what the server tells the model: pinned, reviewed
     limits.check_listing(raw_tools, f"the tools/list of the MCP server {_where(server)}")
     tools = [tool for tool in raw_tools if isinstance(tool, dict)]
     names = [tool.get("name") for tool in tools]
@@ -195,6 +197,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             "prefix": options.prefix,
             "tools": tools,
             "options": again,
+            **({"instructions": instructions} if instructions else {}),
             # What the server lists and this module leaves out, and why (`add` says so): only for the whole server.
             **({"withheld": withheld} if withheld and not options.tools else {}),
         }
@@ -341,13 +344,18 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     tools = [_tool(raw, prefix, server_name, listing) for raw in snapshot["tools"]]
     module_name = naming.python_name(snapshot["name"])
     runtime = {"name": server_name, "version": info.get("version", ""), **server}
+    constants: tuple[tuple[str, Any], ...] = (("SERVER", runtime), ("TIMEOUT", CALL_TIMEOUT), ("CONNECT_TIMEOUT", CONNECT_TIMEOUT))
+    instructions = snapshot.get("instructions")
+    if isinstance(instructions, str) and instructions.strip():  # model-read: in the module, where review sees it
+        limits.check_description(instructions, "the server's instructions")
+        constants += (("INSTRUCTIONS", instructions),)
     return ModuleSpec(
         name=module_name,
         kind="mcp",
         source=snapshot["source"],
         revision=snapshot.get("revision", ""),
         tools=tuple(tools),
-        constants=(("SERVER", runtime), ("TIMEOUT", CALL_TIMEOUT), ("CONNECT_TIMEOUT", CONNECT_TIMEOUT)),
+        constants=constants,
         requirements=MCPSource.requirements,
     )
 
@@ -366,7 +374,8 @@ def _tool(raw: Any, prefix: str, server_name: str, listing: limits.NodeBudget) -
     name = tool_name(mcp_name, prefix)
     description, described = _description(raw, mcp_name, server_name)
     output_schema = raw.get("outputSchema")
-    constants: tuple[tuple[str, Any], ...] = (("mcp_name", mcp_name), *null_refused_constant(inputs))
+    said = behaviour(raw["annotations"] if isinstance(raw.get("annotations"), Mapping) else None)
+    constants: tuple[tuple[str, Any], ...] = (("mcp_name", mcp_name), *null_refused_constant(inputs), *said.constants())
     if isinstance(output_schema, Mapping):
         try:
             resolved = schema.resolve_refs(
@@ -399,6 +408,7 @@ def _tool(raw: Any, prefix: str, server_name: str, listing: limits.NodeBudget) -
         output_type=output_type,
         output_schema=resolved,
         constants=constants,
+        behaviour=said.words(),
     )
 
 
