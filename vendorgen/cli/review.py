@@ -115,3 +115,19 @@ def totals(flags: Sequence[Flag], modules: int) -> str:
     silenced = len(flags) - len(active)
     tail = f" ({silenced} silenced)" if silenced else ""
     return f"review: {counts} flags in {modules} vendored module{'s' * (modules != 1)}{tail}"
+
+
+def brought_in(workspace: Any, name: str, module: Any, snapshot: dict[str, Any]) -> list[Flag]:
+    """The flags of what `add` or `update` brings in (for its report)."""
+    from vendorgen.review.project import review_generated
+
+    return review_generated(workspace, name, module, snapshot)
+
+
+def say_flags(name: str, flags: Sequence[Flag]) -> None:
+    """`add` and `update`: the flags of a module they bring in, after its line."""
+    if flags:
+        active = [flag for flag in flags if flag.active]
+        high = sum(flag.severity == "high" for flag in active)
+        _say(f"review of {name}: {len(active)} flag{'s' * (len(active) != 1)}" + (f", {high} high" if high else ""))
+        _say("\n".join(f"  {line}" for line in flag_lines(flags)))

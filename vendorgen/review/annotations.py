@@ -59,3 +59,13 @@ def behaviour(annotations: Mapping[str, Any] | None) -> Behaviour:
     value = {name: given.get(name, default) for name, (_, default) in HINTS.items()}
     return Behaviour(value["readOnlyHint"], value["destructiveHint"], value["idempotentHint"],
                      value["openWorldHint"], frozenset(given))  # fmt: skip
+
+
+def read_only_tools(snapshot: Mapping[str, Any]) -> set[str]:
+    """The remote names of the tools an MCP snapshot pins as read-only (readOnlyHint true); `serve --read-only`."""
+    found = set()
+    for raw in snapshot.get("tools", ()):
+        annotations = raw.get("annotations") if isinstance(raw, Mapping) else None
+        if isinstance(annotations, Mapping) and annotations.get("readOnlyHint") is True and isinstance(raw["name"], str):
+            found.add(raw["name"])
+    return found

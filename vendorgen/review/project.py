@@ -96,3 +96,16 @@ def review_entries(workspace: Workspace, chosen: Sequence[LockEntry], entries: S
             continue
         reviews.append(review_snapshot(workspace, entry.name, snapshot, entries, rules))
     return reviews
+
+
+def review_generated(workspace: Workspace, name: str, module: ModuleSpec, snapshot: Mapping[str, Any]) -> list[Flag]:
+    """The flags of a module `add` or `update` brings in, against the rest of the lock."""
+    entries = workspace.read_lock()
+    return module_flags(name, module, snapshot, rules_of(workspace), context(entries, name))
+
+
+def counts(reviews: Iterable[ModuleReview]) -> dict[str, int]:
+    """Active flags by severity, and the silenced ones (what `check` reports)."""
+    flags = [flag for review in reviews for flag in review.flags]
+    found = {level: sum(flag.active and flag.severity == level for flag in flags) for level in ("high", "medium", "low")}
+    return {**found, "silenced": sum(not flag.active for flag in flags)}

@@ -152,8 +152,9 @@ class MCPSource(_Shipped):
     requirements = ("smolagents", "mcp")
     served_name_attribute = "mcp_name"
 
-    def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
-        return {raw["name"]: (raw.get("description"), raw.get("inputSchema")) for raw in snapshot["tools"]}
+    def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+        return {raw["name"]: (raw.get("description"), raw.get("inputSchema"), raw.get("annotations"))
+                for raw in snapshot["tools"]}  # fmt: skip
 
     def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
         from vendorgen.publish.portable import stdio_problems, url_problems
