@@ -45,9 +45,9 @@ class Behaviour:
             what += "; repeating a call changes nothing more" if self.idempotent else ""
         world = "talks to the outside world" if self.open_world else "works in a closed domain"
         if not self.declared:
-            return f"{what}; {world} (no annotations: the MCP spec's defaults)."
+            return f"{what}; {world}.\n(The server gives no annotations: these are the MCP spec's defaults.)"
         gave = ", ".join(name for name in HINTS if name in self.declared)
-        return f"{what}; {world} (its annotations say so: {gave}; hints, not guarantees)."
+        return f"{what}; {world}.\n(As its annotations say: {gave}; hints, not guarantees.)"
 
 
 def behaviour(annotations: Mapping[str, Any] | None) -> Behaviour:
@@ -57,6 +57,8 @@ def behaviour(annotations: Mapping[str, Any] | None) -> Behaviour:
     """
     given = {name: value for name, value in (annotations or {}).items() if name in HINTS and isinstance(value, bool)}
     value = {name: given.get(name, default) for name, (_, default) in HINTS.items()}
+    if value["readOnlyHint"]:  # the spec: destructiveHint means something only for a tool that is not read-only
+        value["destructiveHint"] = False
     return Behaviour(value["readOnlyHint"], value["destructiveHint"], value["idempotentHint"],
                      value["openWorldHint"], frozenset(given))  # fmt: skip
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from vendorgen.model import ModuleSpec, ToolSpec
 from vendorgen.review import Flag, severity_rank
-from vendorgen.review.annotations import HINTS, behaviour
+from vendorgen.review.annotations import HINTS, Behaviour, behaviour
 from vendorgen.review.rules import builtin
 from vendorgen.review.scan import ALONE, scan, visible
 from vendorgen.review.texts import module_texts, tool_annotations
@@ -31,14 +31,14 @@ def review_changes(
         before = old_tools.get(tool.endpoint)
         if before is None:
             if tool.behaviour:
-                lines.append(f"! new tool {tool.name}: {tool.behaviour}")
+                lines.append(f"! new tool {tool.name}: {' '.join(tool.behaviour.split())}")
             continue
         lines += _annotation_changes(tool, old_annotations.get(before.name), new_annotations.get(tool.name))
         lines += _description_changes(before, tool)
     old_text, new_text = old_snapshot.get("instructions"), new_snapshot.get("instructions")
     if old_text != new_text:
         lines += [f"! the server's instructions changed: {change}" for change in text_change(_str(old_text), _str(new_text))]
-    lines += [f"! new {flag.severity} flag: {_where(flag)} {flag.field}: {flag.rule}: {flag.message}: {flag.excerpt}"
+    lines += [f"! new {flag.severity} flag: {_where(flag)}: {flag.rule}: {flag.message}: {flag.excerpt}"
               for flag in new_flags(old, old_snapshot, new, new_snapshot)]  # fmt: skip
     return lines
 
@@ -61,7 +61,7 @@ def _key(flag: Flag) -> tuple[str, str, str]:
 
 
 def _where(flag: Flag) -> str:
-    return flag.tool or "the server"
+    return f"{flag.tool} {flag.field}" if flag.tool else flag.field
 
 
 def _annotation_changes(tool: ToolSpec, old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> list[str]:
@@ -72,14 +72,17 @@ def _annotation_changes(tool: ToolSpec, old: Mapping[str, Any] | None, new: Mapp
     for hint, (attribute, _) in HINTS.items():
         before, after = getattr(was, attribute.removesuffix("_hint")), getattr(now, attribute.removesuffix("_hint"))
         if before != after:
-            flips.append(f"{hint} {_hint(before, hint, was.declared)} -> {_hint(after, hint, now.declared)}")
+            flips.append(f"{hint} {_hint(before, hint, was)} -> {_hint(after, hint, now)}")
     if not flips:
         return []
-    return [f"! tool {tool.name}: annotation {flip}" for flip in flips] + [f"! tool {tool.name} now: {tool.behaviour}"]
+    now_said = " ".join(tool.behaviour.split())
+    return [f"! tool {tool.name}: annotation {flip}" for flip in flips] + [f"! tool {tool.name} now: {now_said}"]
 
 
-def _hint(value: bool, hint: str, declared: frozenset[str]) -> str:
-    return str(value).lower() + ("" if hint in declared else " (by default)")
+def _hint(value: bool, hint: str, said: Behaviour) -> str:
+    if hint == "destructiveHint" and said.read_only:
+        return "false (read-only)"
+    return str(value).lower() + ("" if hint in said.declared else " (by default)")
 
 
 def _description_changes(old: ToolSpec, new: ToolSpec) -> list[str]:

@@ -8,6 +8,7 @@ links, images or hidden HTML comments to the page.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,12 +24,15 @@ if TYPE_CHECKING:
     from vendorgen.review.base import Base
 
 MAX_ROWS = 50  # flags shown in the table; the rest are counted
-_MARKDOWN = set("\\`*_{}[]()#+-.!|<>&\"'~:")
+# What markdown or HTML reads in a table cell: emphasis, code, links, images, tags, entities, cells; `:` and `@`
+# because GitHub links URLs and e-mail addresses by themselves, and mentions (notifies) @names.
+_MARKDOWN = set("\\`*_{}[]#!|<>&\"~:@")
 
 
 def md(text: str) -> str:
     """Remote text as inert markdown: visible, one line, every character markdown or HTML reads as an entity."""
-    return "".join(f"&#{ord(char)};" if char in _MARKDOWN else char for char in visible(text))
+    escaped = "".join(f"&#{ord(char)};" if char in _MARKDOWN else char for char in visible(text))
+    return re.sub(r"(?i)(www)\.", r"\1&#46;", escaped)  # GitHub links www.host by itself too
 
 
 def summary(
@@ -46,7 +50,8 @@ def summary(
     lines = ["## vendorgen review", ""]
     headline = ", ".join(f"{count} {level}" for level, count in counts.items())
     verdict = "**needs a close look**" if counts["high"] else "no high flag"
-    lines += [f"{verdict}: {headline} flags in {len(entries)} vendored modules{against}.", ""]
+    modules = f"{len(entries)} vendored module{'s' * (len(entries) != 1)}"
+    lines += [f"{verdict}: {headline} flags in {modules}{against}.", ""]
     if base is not None:
         lines += _changes(workspace, entries, base)
     if active:
