@@ -116,7 +116,7 @@ def _mcp_texts(module: ModuleSpec, snapshot: Mapping[str, Any]) -> list[Text]:
         if not isinstance(raw, Mapping) or raw.get("name") not in names:
             continue
         tool = names[raw["name"]]
-        annotations = raw.get("annotations") if isinstance(raw.get("annotations"), Mapping) else {}
+        annotations = raw["annotations"] if isinstance(raw.get("annotations"), Mapping) else {}
         for field, value in (("title", raw.get("title")), ("annotations.title", annotations.get("title"))):
             if isinstance(value, str) and value:
                 texts.append(Text(tool, field, value))

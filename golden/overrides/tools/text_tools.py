@@ -39,7 +39,8 @@ class ConvertTemperatureTool(_ServerTool):
     """Convert a temperature between Celsius, Fahrenheit and Kelvin.
 
     Calls convert_temperature on mcp:http://127.0.0.1:7861/mcp.
-    May delete or overwrite data; talks to the outside world (as the MCP spec's defaults for a tool without annotations say: hints, not guarantees).
+    May delete or overwrite data; talks to the outside world.
+    (The server gives no annotations: these are the MCP spec's defaults.)
     """
 
     name = "convert_temperature"
@@ -83,7 +84,8 @@ class WordStatsTool(_ServerTool):
     """Count the words of a text and list the most frequent ones.
 
     Calls word_stats on mcp:http://127.0.0.1:7861/mcp.
-    May delete or overwrite data; talks to the outside world (as the MCP spec's defaults for a tool without annotations say: hints, not guarantees).
+    May delete or overwrite data; talks to the outside world.
+    (The server gives no annotations: these are the MCP spec's defaults.)
     """
 
     name = "word_stats"
