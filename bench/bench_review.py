@@ -4,7 +4,7 @@ The review flags model-read text (vendorgen/review). Its target on benign tools:
 flag per 100 tools. The benign tools: BFCL's 894 pooled function definitions (`multiple` and
 `live_multiple`, as bench_catalog.py pools them; one module), server-everything, mcp-server-time,
 the npm SDK + zod server of the tests, the tests' text-tools and upstream servers (listed over stdio,
-offline), and every snapshot of generated_example/ (the example Gradio app, LangChain tools, MCP
+offline), the tests' LangChain tools, and every snapshot of generated_example/ (the example Gradio app, LangChain tools, MCP
 server). Prints each high flag: bench/README.md lists them with why.
 
     .venv/bin/python bench/bench_review.py
@@ -31,6 +31,8 @@ SERVERS = {
     "text-tools": f"python {REPO}/tests/servers/mcp_server.py stdio",
     "upstream": "python -m tests.servers.mcp_upstream stdio --name upstream",
 }
+# The tests' LangChain tools (tests/servers/langchain_tools.py), inspected as `add` does.
+LANGCHAIN = ("search_docs", "place_order", "raw_query", "text_toolkit", "aliased", "whoami", "shorten", "fetch_later")
 
 
 def bfcl_snapshot() -> dict[str, Any]:
@@ -50,6 +52,9 @@ def server_snapshots() -> dict[str, dict[str, Any]]:
     for label, command in SERVERS.items():
         (snapshot,) = pipeline.inspect(f"mcp:stdio:{command}", AddOptions(trust=True))
         found[label] = snapshot
+    for attribute in LANGCHAIN:
+        (snapshot,) = pipeline.inspect(f"langchain:tests.servers.langchain_tools:{attribute}", AddOptions())
+        found[f"langchain {attribute}"] = snapshot
     for path in sorted((REPO / "generated_example/.vendorgen/schemas").glob("*.json")):
         found[f"generated_example {path.stem}"] = json.loads(path.read_text())
     return found
