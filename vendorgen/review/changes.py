@@ -105,7 +105,7 @@ def text_change(old: str, new: str) -> list[str]:
     while end < min(len(old), len(new)) - start and old[len(old) - 1 - end] == new[len(new) - 1 - end]:
         end += 1
     removed, added = old[start : len(old) - end], new[start : len(new) - end]
-    return [f"{sign} {_cut(visible(text))!r}" for sign, text in (("removed", removed), ("added", added)) if text]
+    return [f"{sign} '{_cut(visible(text))}'" for sign, text in (("removed", removed), ("added", added)) if text]
 
 
 def _cut(text: str) -> str:
