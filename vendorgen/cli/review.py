@@ -125,9 +125,14 @@ def brought_in(workspace: Any, name: str, module: Any, snapshot: dict[str, Any])
 
 
 def say_flags(name: str, flags: Sequence[Flag]) -> None:
-    """`add` and `update`: the flags of a module they bring in, after its line."""
-    if flags:
-        active = [flag for flag in flags if flag.active]
-        high = sum(flag.severity == "high" for flag in active)
-        _say(f"review of {name}: {len(active)} flag{'s' * (len(active) != 1)}" + (f", {high} high" if high else ""))
-        _say("\n".join(f"  {line}" for line in flag_lines(flags)))
+    """`add` and `update`: the high and medium flags of a module they bring in, one a line, and how many low ones."""
+    active = [flag for flag in flags if flag.active]
+    if not active:
+        return
+    shown = [flag for flag in active if flag.severity in ("high", "medium")]
+    counts = ", ".join(f"{count} {level}" for level in ("high", "medium", "low")
+                       if (count := sum(flag.severity == level for flag in active)))  # fmt: skip
+    more = f" (`vendorgen review {name}` lists them all)" if len(shown) < len(active) else ""
+    _say(f"review of {name}: {counts} flag{'s' * (len(active) != 1)}{more}")
+    if shown:
+        _say("\n".join(f"  {line}" for line in flag_lines(shown)))
