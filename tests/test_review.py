@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Project, new_project
-from tests.test_serve import stdio_session
+from tests.test_serve import stdio_parameters
 
 SERVER = "mcp:stdio:python -m tests.servers.mcp_rugpull"
 BEFORE, AFTER = {"RUGPULL_STAGE": "before"}, {"RUGPULL_STAGE": "after"}
@@ -100,13 +100,20 @@ def test_a_rug_pull_is_said_first_by_check_remote_diff_and_update_and_refused_by
         assert any(line.startswith("! the server's instructions changed: added ' <IMPORTANT>") for line in changes)
         assert any(line.startswith("! new high flag: read_notes description: sensitive-file") for line in changes)
 
-    async def served(*args: str) -> tuple[list[str], object]:
-        async with stdio_session(notes, *args, env=AFTER) as session:
-            listed = [tool.name for tool in (await session.list_tools()).tools]
-            return listed, await session.call_tool("read_notes", {"words": "plan"})
+    async def served(*args: str) -> tuple[object, list[object], object]:
+        from mcp import ClientSession
+        from mcp.client.stdio import stdio_client
 
-    listed, refused = asyncio.run(served("--read-only"))
-    assert listed == ["read_notes"]  # pinned read-only when vendored; the flip is drift
+        async with stdio_client(stdio_parameters(notes, *args, env=AFTER)) as (read, write):
+            async with ClientSession(read, write) as session:
+                initialized = await session.initialize()
+                listed = (await session.list_tools()).tools
+                return initialized, listed, await session.call_tool("read_notes", {"words": "plan"})
+
+    initialized, listed, refused = asyncio.run(served("--read-only"))
+    assert [tool.name for tool in listed] == ["read_notes"]  # pinned read-only when vendored; the flip is drift
+    assert listed[0].annotations.readOnlyHint is True and listed[0].annotations.openWorldHint is False
+    assert initialized.instructions == "notes: Notes of the current project."  # as vendored, not as the server says now
     text = refused.content[0].text  # type: ignore[attr-defined]
     assert refused.isError and "changed the description and annotations of 'read_notes' since it was vendored" in text
     base = notes.run("review", "--format", "markdown", "--base", "main")

@@ -87,3 +87,17 @@ def test_check_reads_the_flags_from_a_cache_keyed_by_the_snapshot(tmp_path: Path
     assert sum(len(review.flags) for review in first) == 3  # the example's MCP tools have no annotations
     assert project.counts(first) == {"high": 0, "medium": 0, "low": 3, "silenced": 0}
     assert json.loads(next((tmp_path / "vendorgen" / "review").glob("*.json")).read_text())["error"] is None
+
+
+def test_find_tools_says_what_the_annotations_say() -> None:
+    from types import SimpleNamespace
+
+    from vendorgen.package.shipped._vendored_catalog import documentation
+
+    def tool(**hints: bool) -> SimpleNamespace:
+        return SimpleNamespace(name="t", description="Does it.", inputs={}, output_type="string", **hints)
+
+    assert "    Read-only.\n" in documentation(tool(read_only_hint=True, destructive_hint=False, open_world_hint=False))
+    assert "Destructive: may delete or overwrite data. Talks to the outside world." in documentation(
+        tool(read_only_hint=False, destructive_hint=True, open_world_hint=True))
+    assert "Read-only" not in documentation(tool()) and "Destructive" not in documentation(tool())  # no annotations known

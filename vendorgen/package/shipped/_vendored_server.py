@@ -404,8 +404,11 @@ def _media(data: bytes, mime: str, kind: str) -> dict[str, Any]:
     return {"type": kind, "data": base64.b64encode(data).decode("ascii"), "mimeType": mime}
 
 
-def build_server(toolset: Toolset) -> Any:
-    """The mcp SDK's low-level server over `toolset`: a failure is an isError result, never a crash."""
+def build_server(toolset: Toolset, instructions: str | None = None) -> Any:
+    """The mcp SDK's low-level server over `toolset`: a failure is an isError result, never a crash.
+    `instructions`: what the served MCP modules' servers tell a model (their INSTRUCTIONS, as vendored)."""
+    import inspect
+
     from pydantic import TypeAdapter
 
     with _runtime()._needs("mcp>=1.10"):
@@ -422,8 +425,9 @@ def build_server(toolset: Toolset) -> Any:
         items, structured = await toolset.call(name, arguments)
         return [adapter.validate_python(item) for item in items], structured
 
+    told = {"instructions": instructions} if instructions and "instructions" in inspect.signature(Server).parameters else {}
     if hasattr(Server, "call_tool"):  # mcp 1.x: handlers by decorator; one that raises gives an isError result
-        server = Server("vendored-tools")
+        server = Server("vendored-tools", **told)
 
         @server.list_tools()  # type: ignore[misc, no-untyped-call]
         async def list_tools() -> list[Any]:
@@ -448,7 +452,17 @@ def build_server(toolset: Toolset) -> Any:
         return types.CallToolResult.model_validate({"content": content, "structuredContent": structured})
 
     make: Any = Server  # typed as the mcp installed, which may be 1.x
-    return make("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+    return make("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool, **told)
+
+
+def _instructions(chosen: Sequence[Any]) -> str | None:
+    """The instructions of the served tools' upstream MCP servers, as vendored (a module's INSTRUCTIONS), by module."""
+    said = {}
+    for cls in chosen:
+        text = getattr(sys.modules.get(cls.__module__), "INSTRUCTIONS", None)
+        if isinstance(text, str):
+            said[cls.__module__.rpartition(".")[2]] = text
+    return "\n\n".join(f"{module}: {text}" for module, text in said.items()) or None
 
 
 def _is_loopback(host: str) -> bool:
@@ -517,7 +531,7 @@ def main(
         fail(f"cannot create the tools: {_runtime()._reason(exc)}")
     if missing := [path for path in args.files if not os.path.isdir(path)]:
         fail(f"--files {missing[0]}: not a directory")
-    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift), args.files))
+    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift), args.files), _instructions(chosen))
     from ._vendored_transport import run_http, run_stdio
 
     if args.transport == "stdio":
