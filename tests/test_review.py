@@ -131,7 +131,7 @@ def test_a_rug_pull_is_said_first_by_check_remote_diff_and_update_and_refused_by
     assert summary.exit_code == 1  # high flags now
     assert "| <code>notes</code> | <code>read&#95;notes</code> | changed |" in summary.stdout
     assert "annotation readOnlyHint true -&#62; false" in summary.stdout
-    assert "| new | high | <code>notes&#46;read&#95;notes</code> |" in summary.stdout
+    assert "| new | high | <code>notes.read&#95;notes</code> |" in summary.stdout
     (Path(notes.root) / "review.md").write_text(summary.stdout)  # what CI would post (README quotes one)
     after = notes.run("serve", "--read-only", "--list")
     assert after.exit_code == 2 and "none of these tools is annotated read-only" in after.stderr

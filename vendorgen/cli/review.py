@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -59,6 +60,8 @@ def review(names: tuple[str, ...], as_json: bool, output_format: str, base: str 
         from vendorgen.review.markdown import summary
 
         found = read_base(workspace, base) if base else None
+        if found is not None and names:  # the modules named, as they were there
+            found = replace(found, entries=[entry for entry in found.entries if entry.name in names])
         before = _base_reviews(workspace, found, names) if found else []
         _say(summary(workspace, chosen, reviews, found, before), nl=False)
     elif base:
