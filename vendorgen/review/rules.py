@@ -46,6 +46,10 @@ class Rule:
     message: str
     pattern: re.Pattern[str] | None = None  # None: a rule the scanner applies in code
     prose_only: bool = False  # only in descriptions and titles, not in enum values or defaults
+    requires: tuple[str, ...] = ()  # the pattern runs only where the lower-cased text holds one of these
+
+    def may_match(self, lowered: str) -> bool:
+        return not self.requires or any(word in lowered for word in self.requires)
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,7 @@ def _rule(raw: Mapping[str, Any], where: str) -> Rule:
     except re.error as exc:
         raise UsageError(f"{where}.pattern is not a regular expression: {exc}") from None
     return Rule(raw["id"], raw.get("kind", "custom"), raw["severity"], raw.get("message", raw["id"]), compiled,
-                raw.get("kind") in _PROSE_ONLY_KINDS)  # fmt: skip
+                raw.get("kind") in _PROSE_ONLY_KINDS, tuple(raw.get("requires", ())))  # fmt: skip
 
 
 @lru_cache(maxsize=1)

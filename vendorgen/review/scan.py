@@ -61,14 +61,16 @@ def scan(
         message = f"{rule.message} ({note})" if note else rule.message
         found.append(Flag(module, text_tool, field_path, rule.id, rule.kind, rule.severity, message, excerpt, silenced))
 
+    patterns = rules.patterns
     descriptions = [len(text.text) for text in texts if text.field == "description"]
     median = statistics.median(descriptions) if len(descriptions) >= 3 else None
     for text in texts:
         for rule_id, excerpt, note in invisible(text.text):
             flag(text.tool, text.field, rule_id, excerpt, note)
         readable = model_reading(text.text)
-        for rule in rules.patterns:
-            if rule.prose_only and text.role != PROSE:
+        lowered = readable.lower()
+        for rule in patterns:
+            if rule.prose_only and text.role != PROSE or not rule.may_match(lowered):
                 continue
             if match := rule.pattern.search(readable):  # type: ignore[union-attr]
                 flag(text.tool, text.field, rule.id, excerpt_of(readable, match.start(), match.end()))
@@ -129,6 +131,8 @@ def _is_variation(code: int) -> bool:
 
 def invisible(text: str) -> list[tuple[str, str, str]]:
     """(rule id, excerpt, note) for each kind of invisible character in `text`, at its first place."""
+    if text.isascii() and _plain(text):  # the usual case, checked at C speed
+        return []
     first: dict[str, int] = {}
     counts: dict[str, int] = {}
     tags: list[str] = []
@@ -205,9 +209,13 @@ def _letter_of_script(char: str) -> bool:
 # -- what a model reads ----------------------------------------------------------------------------
 
 
+def _plain(text: str) -> bool:
+    return text.replace("\n", "").replace("\t", "").replace("\r", "").isprintable()
+
+
 def model_reading(text: str) -> str:
     """`text` as a model reads it: tag characters as the ASCII they encode, other invisible characters gone, NFKC."""
-    if text.isascii() and text.isprintable():
+    if text.isascii() and _plain(text):
         return text
     kept = []
     for index, char in enumerate(text):
