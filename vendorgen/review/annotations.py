@@ -66,8 +66,9 @@ def behaviour(annotations: Mapping[str, Any] | None) -> Behaviour:
 def read_only_tools(snapshot: Mapping[str, Any]) -> set[str]:
     """The remote names of the tools an MCP snapshot pins as read-only (readOnlyHint true); `serve --read-only`."""
     found = set()
-    for raw in snapshot.get("tools", ()):
+    tools = snapshot.get("tools")
+    for raw in tools if isinstance(tools, list) else ():
         annotations = raw.get("annotations") if isinstance(raw, Mapping) else None
-        if isinstance(annotations, Mapping) and annotations.get("readOnlyHint") is True and isinstance(raw["name"], str):
+        if isinstance(annotations, Mapping) and annotations.get("readOnlyHint") is True and isinstance(raw.get("name"), str):
             found.add(raw["name"])
     return found

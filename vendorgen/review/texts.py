@@ -67,11 +67,13 @@ def tool_texts(tool: ToolSpec) -> list[Text]:
     return [text for text in texts if text.text]
 
 
-def _schema_texts(schema: Any, path: str) -> Iterator[tuple[str, str, str]]:
+def _schema_texts(schema: Any, path: str, depth: int = 0) -> Iterator[tuple[str, str, str]]:
     """The strings a model reads inside a JSON Schema (nested properties, items, branches)."""
+    if depth > MAX_DEPTH:
+        return
     if isinstance(schema, list):
         for index, item in enumerate(schema):
-            yield from _schema_texts(item, f"{path}[{index}]")
+            yield from _schema_texts(item, f"{path}[{index}]", depth + 1)
         return
     if not isinstance(schema, Mapping):
         return
@@ -82,27 +84,33 @@ def _schema_texts(schema: Any, path: str) -> Iterator[tuple[str, str, str]]:
         if key in _SCHEMA_PROSE and isinstance(value, str):
             yield where, value, PROSE
         elif key in _SCHEMA_VALUES:
-            for sub_path, text in _strings(value, where):
+            for sub_path, text in _strings(value, where, depth + 1):
                 yield sub_path, text, VALUE
         elif key == "properties" and isinstance(value, Mapping):
             for name, sub in value.items():
-                yield from _schema_texts(sub, f"{where}.{name}")
+                yield from _schema_texts(sub, f"{where}.{name}", depth + 1)
         elif isinstance(value, (Mapping, list)):
-            yield from _schema_texts(value, where)
+            yield from _schema_texts(value, where, depth + 1)
 
 
-def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
+MAX_DEPTH = 64  # deeper than any real prompt or schema; a hostile snapshot's nesting stops here
+
+
+def _strings(value: Any, path: str, depth: int = 0) -> Iterator[tuple[str, str]]:
     """Every string inside a JSON value, with its path (list items by index, or by `name` when they have one)."""
     if isinstance(value, str):
         yield path, value
+    elif depth > MAX_DEPTH:
+        return
     elif isinstance(value, Mapping):
         for key, item in value.items():
             if isinstance(key, str) and key not in _NOT_TEXT:
-                yield from _strings(item, f"{path}.{key}")
+                yield from _strings(item, f"{path}.{key}", depth + 1)
     elif isinstance(value, list):
         for index, item in enumerate(value):
             name = item.get("name") if isinstance(item, Mapping) else None
-            yield from _strings(item, f"{path}[{name!r}]" if isinstance(name, str) else f"{path}[{index}]")
+            where = f"{path}[{name!r}]" if isinstance(name, str) else f"{path}[{index}]"
+            yield from _strings(item, where, depth + 1)
 
 
 # -- what a kind adds ------------------------------------------------------------------------------
@@ -112,7 +120,8 @@ def _mcp_texts(module: ModuleSpec, snapshot: Mapping[str, Any]) -> list[Text]:
     """An MCP tool's `title` and `annotations.title`: clients show them, and some pass them to the model."""
     names = {tool.endpoint: tool.name for tool in module.tools}
     texts = []
-    for raw in snapshot.get("tools", ()):
+    tools = snapshot.get("tools")
+    for raw in tools if isinstance(tools, list) else ():
         if not isinstance(raw, Mapping) or raw.get("name") not in names:
             continue
         tool = names[raw["name"]]
@@ -130,7 +139,8 @@ def tool_annotations(module: ModuleSpec, snapshot: Mapping[str, Any]) -> dict[st
     """{tool name: its MCP annotations, None where the server gave none}; {} for kinds that have none."""
     if module.kind != "mcp":
         return {}
-    raw_tools = {raw.get("name"): raw for raw in snapshot.get("tools", ()) if isinstance(raw, Mapping)}
+    tools = snapshot.get("tools")
+    raw_tools = {raw.get("name"): raw for raw in (tools if isinstance(tools, list) else ()) if isinstance(raw, Mapping)}
     found: dict[str, Mapping[str, Any] | None] = {}
     for tool in module.tools:
         annotations = raw_tools.get(tool.endpoint, {}).get("annotations")
