@@ -2,7 +2,7 @@
 
 Building a 200-tool module from its snapshot and scanning it takes about a third of a second; `check`
 over unchanged modules takes a tenth. The key is the snapshot file's sha256 (its bytes as committed,
-not the lock's word for them), the rules with the project's review settings, the other modules' names
+not the lock's word for them), the rules with the project's review settings, every module's and tool's name
 (shadowing), the project's overrides and filters (what the model reads) and vendorgen's version. The
 cache lives in $XDG_CACHE_HOME/vendorgen/review (~/.cache/...); one that cannot be read or written is
 no cache, never an error.
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from vendorgen import __version__
 from vendorgen.review import Flag
-from vendorgen.review.project import ModuleReview, context, review_snapshot, rules_of
+from vendorgen.review.project import ModuleReview, review_snapshot, rules_of
 
 if TYPE_CHECKING:
     from vendorgen.project.lockfile import LockEntry
@@ -35,16 +35,16 @@ def cache_dir() -> Path:
 def cached_reviews(workspace: Workspace, chosen: Sequence[LockEntry], entries: Sequence[LockEntry]) -> list[ModuleReview]:
     rules = rules_of(workspace)
     settings = {key: workspace.config.raw.get(key) for key in ("overrides", "sources")}
+    # The names of every module and tool: each module's context is these less its own (its name is in the key).
+    names = sorted((entry.name, entry.tools, entry.endpoints) for entry in entries)
+    shared = json.dumps([__version__, rules.digest, settings, names], sort_keys=True, default=str)
     reviews = []
     for entry in chosen:
         text = workspace.project.read_text(entry.schema)
         if text is None:
             continue  # check says the snapshot is missing
-        where = context(entries, entry.name)
-        key = hashlib.sha256(json.dumps(
-            [__version__, rules.digest, settings, hashlib.sha256(text.encode()).hexdigest(), entry.name,
-             sorted(where.other_tools.items()), sorted(where.other_modules.items())], sort_keys=True, default=str,
-        ).encode()).hexdigest()  # fmt: skip
+        snapshot_sha256 = hashlib.sha256(text.encode()).hexdigest()
+        key = hashlib.sha256(f"{shared}\0{entry.name}\0{snapshot_sha256}".encode()).hexdigest()
         found = _read(key, entry.name)
         if found is None:
             found = review_snapshot(workspace, entry.name, workspace.read_snapshot(entry), entries, rules)
