@@ -57,10 +57,10 @@ def _emit_json(value: Any) -> None:
 
 def _json_mode(command: str) -> None:
     """From here on the command reports as JSON: no progress or waits on the terminal."""
-    from vendorgen import sources
+    from vendorgen import waits
 
     _Output.command = command
-    sources.show_waits(None)
+    waits.show_waits(None)
 
 
 def _report(workspace: Workspace | None, ok: bool, modules: list[dict[str, Any]],
@@ -85,14 +85,14 @@ def _progress(items: Sequence[T], label: str) -> Iterator[T]:
     if len(items) < 2 or _Output.command or not sys.stderr.isatty():
         yield from items
         return
-    from vendorgen import sources
+    from vendorgen import waits
 
-    sources.show_waits(None)  # the bar says what is being waited for
+    waits.show_waits(None)  # the bar says what is being waited for
     try:
         with click.progressbar(items, label=label, file=sys.stderr, item_show_func=_item_label) as bar:
             yield from bar
     finally:
-        sources.show_waits(sys.stderr)
+        waits.show_waits(sys.stderr)
 
 
 def _item_label(item: object) -> str | None:
@@ -105,11 +105,11 @@ def _counter(total: int, label: str) -> Iterator[Callable[[int], object]]:
     if total < 2 or _Output.command or not sys.stderr.isatty():
         yield lambda done: None
         return
-    from vendorgen import sources
+    from vendorgen import waits
 
-    sources.show_waits(None)
+    waits.show_waits(None)
     try:
         with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
             yield bar.update
     finally:
-        sources.show_waits(sys.stderr)
+        waits.show_waits(sys.stderr)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vendorgen import naming, sources
+from vendorgen import naming, sources, waits
 from vendorgen.errors import Excluded, UsageError, VendorgenError
 from vendorgen.model import ModuleSpec
 from vendorgen.package import sync
@@ -72,7 +72,7 @@ def inspect(uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
 
 
 def _inspect(source: Source, target: str, uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
-    with sources.shown_wait(uri):
+    with waits.shown_wait(uri):
         snapshots = source.inspect(target, options)
     # Through JSON and back, so what is generated now is exactly what the committed snapshot regenerates.
     return [json.loads(snapshot_text(snapshot)) for snapshot in snapshots]

@@ -47,6 +47,7 @@ from vendorgen.project.paths import (
     STATE_DIR,
     VENDORED_HEADER,
     Project,
+    find_root,
     package_file,
     relative_parts,
 )
@@ -54,22 +55,6 @@ from vendorgen.project.paths import (
 _JOURNAL_TEMP = f"{STATE_DIR}/.journal.json.tmp"  # what _replace_durably writes before renaming the journal
 STAGED_SUFFIX = ".vendorgen-new"
 _STAGING, _COMMITTED = "staging", "committed"  # the journal's states
-
-
-ROOT_MARKERS = (LOCK_NAME, "pyproject.toml", ".git")
-
-
-def find_root(start: Path | None = None) -> Path:
-    """The nearest directory holding vendorgen.lock, pyproject.toml or .git; else the start directory.
-
-    The nearest wins, whichever marker it holds: a package with its own pyproject.toml inside a
-    larger git repository, or a git repository inside another, is a project of its own.
-    """
-    start = (start or Path.cwd()).resolve()
-    for directory in (start, *start.parents):
-        if any((directory / marker).exists() for marker in ROOT_MARKERS):
-            return directory
-    return start
 
 
 class Workspace:
@@ -176,7 +161,7 @@ class Workspace:
     def _wait_for_mutex(self, descriptor: int, timeout: float) -> None:
         """Take the project lock another process holds, saying so on a terminal after a second (as for sources)."""
         from vendorgen.project.lock_holder import lock_holder
-        from vendorgen.sources import shown_wait
+        from vendorgen.waits import shown_wait
 
         holder = lock_holder(descriptor)
         held_by = f" (process {holder})" if holder else ""

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.generate import limits
-from vendorgen.sources import AddOptions, shown_wait
+from vendorgen.sources.base import TRUST_NOTE, AddOptions, Source
 from vendorgen.sources.hub_client import bound_hub_requests, hub_errors, within_deadline
+from vendorgen.waits import shown_wait
 
 
 def members(target: str, options: AddOptions) -> list[str]:
@@ -36,3 +37,17 @@ def members(target: str, options: AddOptions) -> list[str]:
     if not spaces:
         raise VendorgenError(f"collection {target} lists no Spaces (models, datasets and papers are not tools)")
     return [f"hub:{space}" for space in spaces]
+
+
+class CollectionSource(Source):
+    """A Hub collection: stands for the `hub:` source of each tool Space it lists."""
+
+    kind = "collection"
+    target = "collection:<owner/slug>"
+    help_note = TRUST_NOTE
+    options = frozenset({"trust", "keep_going", "token"})
+    help = "collection: each tool Space it lists is vendored as a hub: source."
+    options_hint = "to name one Space's module or pick its class, vendor that Space with hub:owner/space"
+
+    def members(self, target: str, options: AddOptions) -> list[str]:
+        return members(target, options)

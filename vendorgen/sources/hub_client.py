@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.generate.limits import LISTING_BYTES
-from vendorgen.sources import seconds_from_env
+from vendorgen.sources.base import seconds_from_env
 from vendorgen.sources.credentials import redacted
 
 REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")

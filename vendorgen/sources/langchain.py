@@ -30,8 +30,8 @@ from vendorgen.errors import NotOffered, SchemaError, UsageError, VendorgenError
 from vendorgen.generate import limits, schema
 from vendorgen.generate.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
-from vendorgen.sources import AddOptions, replay_options
-from vendorgen.sources.builtin import LangChainSource
+from vendorgen.project.paths import LANGCHAIN_FILE, RUNTIME_FILE
+from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Source, replay_options
 
 SHAPES = ("tool", "tool_class", "toolkit", "toolkit_class", "list", "factory")
 # Return annotations with a smolagents type; anything else is "any".
@@ -59,7 +59,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     """Inspect in the project's interpreter (vendorgen/project/interpreter.py), so the user's own
     langchain and pydantic read the user's tools; in-process when that is vendorgen's own."""
     from vendorgen.project import interpreter as project_python
-    from vendorgen.project.workspace import find_root
+    from vendorgen.project.paths import find_root
 
     interpreter = project_python.find(find_root())
     if interpreter.is_vendorgens_own:
@@ -407,3 +407,40 @@ def _tool(raw: Mapping[str, Any], name: str, listing: limits.NodeBudget) -> Tool
         constants=constants,
         generated_description=not description.strip(),
     )
+
+
+class LangChainSource(Source):
+    """LangChain tools from the user's own code: the module imports that code at call time.
+
+    What the runtime's LangChainTool reads from a tool's constants: `lc_name`; `is_async`
+    (True only), when only `.ainvoke()` runs the tool; `null_refused` (`model.null_refused_constant`).
+    """
+
+    kind = "langchain"
+    target = "langchain:<module>:<attr>"
+    options = frozenset({"tools", "prefix", "name"})
+    help = """langchain: imports <module> (from this directory first) and runs its code,
+  as your own program would; <attr> is a BaseTool, a BaseTool class, a
+  toolkit, or a function returning one of those or a list of tools."""
+    template = "langchain.py.j2"
+    allowed_imports = COMMON_IMPORTS | {
+        "smolagents.Tool",
+        "._vendored_langchain.LangChainTool",
+        "._vendored_runtime.NOT_GIVEN",
+    }
+    package_files = (RUNTIME_FILE, LANGCHAIN_FILE)
+    requirements = ("smolagents", "langchain-core")
+
+    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
+        return inspect(target, options)
+
+    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
+        return build(snapshot)
+
+    def bound_fields(self, target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+        return bound_fields(target, snapshot)
+
+    def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:
+        """Also the user's object the module's tools come from."""
+        constants = module.constants_dict()
+        return self.allowed_imports | {f"{constants['SOURCE_MODULE']}.{constants['SOURCE_ATTR']}"}

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
 from vendorgen.generate import limits
 from vendorgen.generate.literals import escape_text
-from vendorgen.sources.mcp import DEFAULT_TIMEOUT, TIMEOUT_ENV, _show, _where, not_found, stdio_params
+from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, not_found, server_label, stdio_params
 
 MAX_PAGES = 1000
 
@@ -40,7 +40,7 @@ def list_tools(
     from vendorgen.sources import mcp_client
 
     params = stdio_params(server)
-    where = _where(server)
+    where = server_label(server)
     received = limits.ReadBudget(f"what the MCP server {where} sent")
 
     async def run() -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -294,7 +294,7 @@ async def _all_pages(session: Any) -> list[Any]:
         if not cursor:
             return tools
         if cursor in seen or len(seen) >= MAX_PAGES:
-            raise SchemaError(f"the server's tools/list pagination does not end (cursor {_show(cursor)!r} again)")
+            raise SchemaError(f"the server's tools/list pagination does not end (cursor {escape_text(str(cursor))!r} again)")
         seen.add(cursor)
 
 

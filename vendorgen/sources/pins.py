@@ -248,8 +248,8 @@ def latest(server: Mapping[str, Any], prereleases: bool = False) -> tuple[Spec, 
     package = server.get("package")
     if not isinstance(package, Mapping):
         return None
-    from vendorgen.project.workspace import find_root
-    from vendorgen.sources.mcp import resolved_argv
+    from vendorgen.project.paths import find_root
+    from vendorgen.sources.mcp_server import resolved_argv
 
     argv = [str(word) for word in resolved_argv(server, find_root())]  # the project's paths, as the server gets them
     spec = package_spec(argv)
