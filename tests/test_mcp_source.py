@@ -1067,8 +1067,8 @@ def test_many_tools_over_pages(tmp_path_factory: pytest.TempPathFactory) -> None
 
 
 def generated(input_schema: Any, **tool: Any) -> tuple[str, Any]:
-    from vendorgen.generate.formatter import format_source
     from vendorgen.generate.render import render_module
+    from vendorgen.text.formatter import format_source
 
     snapshot = {
         "kind": "mcp", "source": "mcp:http://127.0.0.1:1/mcp", "name": "cases",

@@ -20,7 +20,8 @@ def _workspace(need_lock: bool = True) -> Workspace:
 
     `need_lock`: a command about what is vendored refuses a project without a lock.
     """
-    from vendorgen.project.workspace import LOCK_NAME, ROOT_MARKERS, Workspace
+    from vendorgen.project.paths import LOCK_NAME, ROOT_MARKERS
+    from vendorgen.project.workspace import Workspace
 
     workspace = Workspace.discover()
     if workspace.root != Path.cwd().resolve() and not _Output.command:

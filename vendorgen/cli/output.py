@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from vendorgen.generate.literals import terminal_text
+from vendorgen.text.literals import terminal_text
 
 if TYPE_CHECKING:
     from vendorgen.project.workspace import Workspace

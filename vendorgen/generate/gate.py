@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import libcst as cst
 
 from vendorgen.errors import GateError
-from vendorgen.generate.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
-from vendorgen.generate.pysource import check_as_written
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec, ToolSpec
 from vendorgen.naming import FORBIDDEN_NAMES
 from vendorgen.package import files
 from vendorgen.sources.toolfile import ToolFile
+from vendorgen.text.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
+from vendorgen.text.pysource import check_as_written
 
 if TYPE_CHECKING:
     from vendorgen.sources import Source

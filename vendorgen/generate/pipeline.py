@@ -55,9 +55,9 @@ def generate_from(source: Source, snapshot: dict[str, Any], workspace: Workspace
 def module_code(source: Source, module: ModuleSpec, schema_sha256: str, workspace: Workspace) -> str:
     """`module` rendered, formatted and passed through the gate (also `push`'s one-tool modules)."""
     # Not imported above: `inspect` has them imported while a source waits on its server.
-    from vendorgen.generate.formatter import format_source
     from vendorgen.generate.gate import check_module
     from vendorgen.generate.render import render_module
+    from vendorgen.text.formatter import format_source
 
     rendered = render_module(module, schema_sha256, source, workspace.templates_dir())
     code = format_source(rendered, workspace.config.line_length)
@@ -173,7 +173,7 @@ def _refuse_vendored(workspace: Workspace, source: Source, uri: str, options: so
     """Refuse, before contacting the source, what the lock shows is vendored already: the module these
     options named before, or a --name another source's module holds."""
     from vendorgen.naming import python_name
-    from vendorgen.sync.remote import snapshot_options
+    from vendorgen.sources.base import snapshot_options
 
     name = python_name(options.name) if options.name else None
     for entry in workspace.read_lock():

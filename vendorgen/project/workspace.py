@@ -36,7 +36,6 @@ from typing import Any
 import filelock
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.generate.pysource import check_as_written, python_text
 from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.config import load_config
 from vendorgen.project.lockfile import LockEntry, dump_lock, lock_owns, parse_lock_text
@@ -51,6 +50,7 @@ from vendorgen.project.paths import (
     package_file,
     relative_parts,
 )
+from vendorgen.text.pysource import check_as_written, python_text
 
 _JOURNAL_TEMP = f"{STATE_DIR}/.journal.json.tmp"  # what _replace_durably writes before renaming the journal
 STAGED_SUFFIX = ".vendorgen-new"

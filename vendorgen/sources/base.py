@@ -6,6 +6,7 @@ registry (`vendorgen.sources`), which imports the kinds: the contract sits below
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -13,7 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from vendorgen.errors import UsageError
+from vendorgen.errors import UsageError, VendorgenError
 
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec
@@ -124,6 +125,18 @@ def _request(options: AddOptions) -> AddOptions:
 def replay_options(name: str, **given: Any) -> dict[str, Any]:
     """A snapshot's `options`: the module's name plus the options that were given (see above)."""
     return {"name": name, **{key: value for key, value in given.items() if value}}
+
+
+def snapshot_options(snapshot: dict[str, Any]) -> AddOptions:
+    """The AddOptions a snapshot records for re-inspection (the contract in vendorgen.sources)."""
+    recorded = snapshot.get("options", {"name": snapshot.get("name")})
+    known = {field.name for field in dataclasses.fields(AddOptions)} - {"token"}
+    if not isinstance(recorded, dict) or not set(recorded) <= known:
+        raise VendorgenError(f"the snapshot of {snapshot.get('name')} records unusable options: {recorded!r}")
+    options: dict[str, Any] = {
+        key: tuple(value) if isinstance(value, list) else value for key, value in recorded.items()
+    }
+    return AddOptions(**options)
 
 
 def seconds_from_env(name: str, default: float) -> float:

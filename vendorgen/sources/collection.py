@@ -11,9 +11,9 @@ stable (sorted by Space id) and every Space is pinned to a commit.
 from __future__ import annotations
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.generate import limits
 from vendorgen.sources.base import TRUST_NOTE, AddOptions, Source
 from vendorgen.sources.hub_client import bound_hub_requests, hub_errors, within_deadline
+from vendorgen.text import limits
 from vendorgen.waits import shown_wait
 
 

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 from vendorgen import naming
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
-from vendorgen.generate import limits, schema
-from vendorgen.generate.literals import escape_text, python_literal
 from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec, ToolSpec
 from vendorgen.sources.base import TRUST_NOTE, AddOptions, Source
 from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, fetch_file, hub_errors, within_deadline
+from vendorgen.text import limits, schema
+from vendorgen.text.literals import escape_text, python_literal
 
 if TYPE_CHECKING:
     from vendorgen.sources.toolfile import ToolFile

@@ -27,11 +27,11 @@ from typing import Any
 
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, UsageError, VendorgenError
-from vendorgen.generate import limits, schema
-from vendorgen.generate.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
 from vendorgen.project.paths import LANGCHAIN_FILE, RUNTIME_FILE
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Source, replay_options
+from vendorgen.text import limits, schema
+from vendorgen.text.literals import escape_text
 
 SHAPES = ("tool", "tool_class", "toolkit", "toolkit_class", "list", "factory")
 # Return annotations with a smolagents type; anything else is "any".

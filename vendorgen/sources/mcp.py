@@ -3,7 +3,7 @@
 `inspect` connects once, initializes, lists every tool (following `nextCursor`)
 and disconnects (`vendorgen/sources/mcp_listing.py`, through `mcp_client.py`, which
 says why not through mcpadapt); `build` turns the raw `tools/list` answer into one module per
-server. The schema conversion is vendorgen's own (`vendorgen.generate.schema`), never
+server. The schema conversion is vendorgen's own (`vendorgen.text.schema`), never
 mcpadapt's `SmolAgentsAdapter`: that one drops `required`, leaves `$ref`s as
 lazy proxies and returns tool errors as text.
 
@@ -26,8 +26,6 @@ from urllib.parse import urlsplit
 
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, UsageError
-from vendorgen.generate import limits, schema
-from vendorgen.generate.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
 from vendorgen.project.paths import MCP_FILE, RUNTIME_FILE, find_root
 from vendorgen.sources import pins
@@ -35,6 +33,8 @@ from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Source, replay_op
 from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, server_label
 from vendorgen.sources.portable import Problem, stdio_problems, url_problems
+from vendorgen.text import limits, schema
+from vendorgen.text.literals import escape_text
 
 TRANSPORTS = ("stdio", "streamable-http", "sse")
 

@@ -16,9 +16,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
-from vendorgen.generate import limits
-from vendorgen.generate.literals import escape_text
 from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, not_found, server_label, stdio_params
+from vendorgen.text import limits
+from vendorgen.text.literals import escape_text
 
 MAX_PAGES = 1000
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from vendorgen.errors import SourceUnreachable, UsageError
-from vendorgen.generate.literals import escape_text
 from vendorgen.project.paths import find_root
+from vendorgen.text.literals import escape_text
 
 # Inspection fails fast: each request (initialize, every tools/list page) must be
 # answered within this many seconds; a stdio server's start-up counts. Override

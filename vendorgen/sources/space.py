@@ -17,13 +17,13 @@ from typing import Any
 
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError, VendorgenError
-from vendorgen.generate import limits, schema
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, null_refused_constant, returns_note
 from vendorgen.project.paths import GRADIO_FILE, RUNTIME_FILE
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Source
 from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.sources.hub_client import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
 from vendorgen.sources.portable import Problem, url_problems
+from vendorgen.text import limits, schema
 
 # Components whose value is a file: sent through handle_file, as smolagents type.
 _FILE_COMPONENTS = {"Image": "image", "Audio": "audio"}

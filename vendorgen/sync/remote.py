@@ -16,6 +16,7 @@ from vendorgen.errors import Gone, NotOffered, SourceUnreachable, VendorgenError
 from vendorgen.project.hashing import canonical_json
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
+from vendorgen.sources.base import snapshot_options
 from vendorgen.sync.binding import refuse_unreviewed
 from vendorgen.sync.local import regenerate
 from vendorgen.sync.merge import unified_diff
@@ -122,20 +123,6 @@ def _kind(snapshot: dict[str, Any]) -> Source:
     return sources.load(snapshot["kind"])
 
 
-def snapshot_options(snapshot: dict[str, Any]) -> AddOptions:
-    """The AddOptions a snapshot records for re-inspection (the contract in vendorgen.sources)."""
-    from vendorgen.sources import AddOptions
-
-    recorded = snapshot.get("options", {"name": snapshot.get("name")})
-    known = {field.name for field in dataclasses.fields(AddOptions)} - {"token"}
-    if not isinstance(recorded, dict) or not set(recorded) <= known:
-        raise VendorgenError(f"the snapshot of {snapshot.get('name')} records unusable options: {recorded!r}")
-    options: dict[str, Any] = {
-        key: tuple(value) if isinstance(value, list) else value for key, value in recorded.items()
-    }
-    return AddOptions(**options)
-
-
 def upstream_changes(base: Generated, new: Generated) -> tuple[str, ...]:
     from vendorgen.sync.specdiff import describe, snapshot_changes
 
@@ -157,7 +144,7 @@ def per_source(
     sources at once. `progress(n)` is called (in this thread) as each source's n modules are done."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
-    from vendorgen.generate.formatter import import_black
+    from vendorgen.text.formatter import import_black
 
     import_black()  # the work regenerates modules, in several threads
     by_source: dict[str, list[LockEntry]] = {}

@@ -162,7 +162,7 @@ def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, 
 
 def _reviewed(on_disk: str | None, new: Generated, workspace: Workspace) -> bool:
     """Whether the code `new` vendors as it is is what the file on disk holds (below vendorgen's header)."""
-    from vendorgen.generate.formatter import format_source
+    from vendorgen.text.formatter import format_source
 
     return on_disk is not None and on_disk.endswith(
         format_source(new.module.carried_code, workspace.config.line_length)
