@@ -15,7 +15,6 @@ from typing import Any
 from vendorgen import naming, sources, waits
 from vendorgen.errors import Excluded, UsageError, VendorgenError
 from vendorgen.model import ModuleSpec
-from vendorgen.package import sync
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.fingerprint import Fingerprint
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
@@ -143,7 +142,7 @@ def add(
             files[snapshot_path] = snapshot_text(item.snapshot)
             entries[item.module.name] = lock_entry(item, path, snapshot_path)
         _refuse_shared_tool_names(entries, generated)
-        runtime = sync.plan(workspace, entries.values(), pending=files)
+        runtime = owned.plan(workspace, entries.values(), pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
     return Added(generated, failed)
 
