@@ -15,6 +15,7 @@ from typing import Any
 from vendorgen import naming, sources, waits
 from vendorgen.errors import Excluded, UsageError, VendorgenError
 from vendorgen.model import ModuleSpec
+from vendorgen.package import copies
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.fingerprint import Fingerprint
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
@@ -142,7 +143,7 @@ def add(
             files[snapshot_path] = snapshot_text(item.snapshot)
             entries[item.module.name] = lock_entry(item, path, snapshot_path)
         _refuse_shared_tool_names(entries, generated)
-        runtime = owned.plan(workspace, entries.values(), pending=files)
+        runtime = copies.plan(workspace, entries.values(), pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
     return Added(generated, failed)
 

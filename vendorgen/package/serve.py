@@ -6,7 +6,7 @@ vendorgen) followed by what this project serves: an import of each locked module
 classes (read from the files the lock checks) and, for MCP tools, the pinned hashes of the
 upstream definitions in the committed snapshots. Only identifiers and hex digests are
 written there, never remote text. It is rewritten whenever the lock says otherwise, and the
-lock owns it like the run-time files beside it: a `[[runtime]]` entry (vendorgen.package.owned).
+lock owns it like the run-time files beside it: a `[[runtime]]` entry (vendorgen.package.copies).
 """
 
 from __future__ import annotations
