@@ -141,7 +141,7 @@ def phases(project: Path) -> tuple[str, str, dict[str, float]]:
 
     phase_seconds: dict[str, float] = {}
     start = time.perf_counter()
-    [snapshot] = mcp.inspect(SOURCE.removeprefix("mcp:"), AddOptions(trust=True, env=("PYTHONPATH",), name="many"))
+    [snapshot] = mcp.inspect(SOURCE.removeprefix("mcp:"), AddOptions(trust=True, env=("PYTHONPATH",), name="many"), REPO)
     phase_seconds["inspect (import mcp, start the server, initialize, list)"] = time.perf_counter() - start
     start = time.perf_counter()
     module = mcp.build(snapshot)

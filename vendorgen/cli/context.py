@@ -23,7 +23,7 @@ def _workspace(need_lock: bool = True) -> Workspace:
     from vendorgen.project.paths import LOCK_NAME, ROOT_MARKERS
     from vendorgen.project.workspace import Workspace
 
-    workspace = Workspace.discover()
+    workspace = Workspace.discover(waits=_Output.waits)
     if workspace.root != Path.cwd().resolve() and not _Output.command:
         _echo(f"project: {workspace.root}", err=True)
     if need_lock and not (workspace.root / LOCK_NAME).is_file():

@@ -62,7 +62,7 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
       vendorgen push convert me/convert-tool
       vendorgen push tools/time_server.py me/time --tool get_current_time --dry-run --out space/
     """
-    from vendorgen import sources, waits
+    from vendorgen import sources
     from vendorgen.publish import push as pushing
 
     if as_json:
@@ -84,7 +84,7 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
     written = [path.as_posix() for path in pushing.write_folder(folder, out_dir)] if out_dir is not None else []
     url = commit = None
     if not dry_run:
-        with waits.shown_wait(f"the Hub to take {repo_id}"):
+        with workspace.waits.shown(f"the Hub to take {repo_id}"):
             url, commit = pushing.upload(folder, repo_id, token=token, private=private, sdk=sdk)
     if as_json:
         from vendorgen.cli import report

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vendorgen import naming, sources, waits
+from vendorgen import naming, sources
 from vendorgen.errors import Excluded, UsageError, VendorgenError
 from vendorgen.model import ModuleSpec
 from vendorgen.package import copies
@@ -23,6 +23,7 @@ from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.requirements import ranged
 from vendorgen.project.workspace import SCHEMAS_DIR, Workspace
 from vendorgen.sources import Source
+from vendorgen.sources.base import Inspection
 
 
 @dataclass(frozen=True)
@@ -65,15 +66,21 @@ def module_code(source: Source, module: ModuleSpec, schema_sha256: str, workspac
     return code
 
 
-def inspect(uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
-    """What the source `uri` names offers now: one snapshot per module."""
+def inspect(uri: str, options: sources.AddOptions, workspace: Workspace) -> list[dict[str, Any]]:
+    """What the source `uri` names offers now, inspected for `workspace`'s project: one snapshot per module."""
     source, target = sources.split_uri(uri)
-    return _inspect(source, target, uri, options)
+    return _inspect(source, target, uri, options, workspace)
 
 
-def _inspect(source: Source, target: str, uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
-    with waits.shown_wait(uri):
-        snapshots = source.inspect(target, options)
+def _context(workspace: Workspace) -> Inspection:
+    return Inspection(workspace.root, workspace.waits)
+
+
+def _inspect(
+    source: Source, target: str, uri: str, options: sources.AddOptions, workspace: Workspace
+) -> list[dict[str, Any]]:
+    with workspace.waits.shown(uri):
+        snapshots = source.inspect(target, options, _context(workspace))
     # Through JSON and back, so what is generated now is exactly what the committed snapshot regenerates.
     return [json.loads(snapshot_text(snapshot)) for snapshot in snapshots]
 
@@ -109,7 +116,7 @@ def add(
     excluded: list[Excluded] = []  # modules whose every tool [tool.vendorgen.sources] filters out
     failed: list[Failure] = []
     source, target = sources.split_uri(uri)
-    uris = source.members(target, options)
+    uris = source.members(target, options, _context(workspace))
     for member in progress(uris):
         try:
             found, skipped = _generate_member(member, options, workspace, failed)
@@ -157,7 +164,7 @@ def _generate_member(
     excluded: list[Excluded] = []
     source, target = sources.split_uri(uri)
     _refuse_vendored(workspace, source, uri, options)
-    for snapshot in _inspect(source, target, uri, options):
+    for snapshot in _inspect(source, target, uri, options, workspace):
         try:
             generated.append(generate_from(source, snapshot, workspace))
         except Excluded as exc:

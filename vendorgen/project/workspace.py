@@ -51,6 +51,7 @@ from vendorgen.project.paths import (
     relative_parts,
 )
 from vendorgen.text.pysource import check_as_written, python_text
+from vendorgen.waits import NO_WAITS, Waits
 
 _JOURNAL_TEMP = f"{STATE_DIR}/.journal.json.tmp"  # what _replace_durably writes before renaming the journal
 STAGED_SUFFIX = ".vendorgen-new"
@@ -60,15 +61,16 @@ _STAGING, _COMMITTED = "staging", "committed"  # the journal's states
 class Workspace:
     """A project root with its lock, snapshots and config."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, waits: Waits = NO_WAITS) -> None:
         self.root = root
         self.project = Project(root)
         self.config = load_config(root)
+        self.waits = waits  # where a long wait is shown: for the project lock, and for inspections run for it
         self._holding_mutex = False
 
     @classmethod
-    def discover(cls, start: Path | None = None) -> Workspace:
-        return cls(find_root(start))
+    def discover(cls, start: Path | None = None, waits: Waits = NO_WAITS) -> Workspace:
+        return cls(find_root(start), waits)
 
     # -- paths -------------------------------------------------------------
 
@@ -161,12 +163,11 @@ class Workspace:
     def _wait_for_mutex(self, descriptor: int, timeout: float) -> None:
         """Take the project lock another process holds, saying so on a terminal after a second (as for sources)."""
         from vendorgen.project.lock_holder import lock_holder
-        from vendorgen.waits import shown_wait
 
         holder = lock_holder(descriptor)
         held_by = f" (process {holder})" if holder else ""
         deadline = time.monotonic() + timeout
-        with shown_wait(f"the project lock of {self.root}, held by another vendorgen{held_by}"):
+        with self.waits.shown(f"the project lock of {self.root}, held by another vendorgen{held_by}"):
             while not filelock.lock_descriptor(descriptor, blocking=False):
                 if time.monotonic() > deadline:
                     raise VendorgenError(f"another vendorgen{held_by} is writing this project; try again")

@@ -46,6 +46,7 @@ from vendorgen.sources.base import (
     OPTION_FIELDS,
     TRUST_NOTE,
     AddOptions,
+    Inspection,
     Source,
     check_options,
     replay_options,
@@ -53,7 +54,7 @@ from vendorgen.sources.base import (
 )
 
 __all__ = [
-    "COMMON_IMPORTS", "OPTION_FIELDS", "TRUST_NOTE", "AddOptions", "Source", "check_options", "load", "register",
+    "COMMON_IMPORTS", "OPTION_FIELDS", "TRUST_NOTE", "AddOptions", "Inspection", "Source", "check_options", "load", "register",
     "registered", "replay_options", "seconds_from_env", "split_uri",
 ]  # fmt: skip
 

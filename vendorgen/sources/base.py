@@ -15,9 +15,11 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.waits import NO_WAITS, Waits
 
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec
+    from vendorgen.project.interpreter import Interpreter
     from vendorgen.sources.portable import Problem
 
 # What every generated module may import, whatever its source.
@@ -41,6 +43,21 @@ class AddOptions:
     class_name: str | None = None
     keep_going: bool = False
     token: str | None = None
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """What the caller gives an inspection, which never reads it from the process around it: the project it
+    runs for (a path on a server's command line is the project's), and how a long wait is shown."""
+
+    root: Path
+    waits: Waits = NO_WAITS
+
+    def interpreter(self) -> Interpreter:
+        """The project's Python (vendorgen/project/interpreter.py): where the user's own code is imported."""
+        from vendorgen.project import interpreter  # runs nothing; imported by the one kind that needs it
+
+        return interpreter.find(self.root)
 
 
 class Source:
@@ -70,13 +87,13 @@ class Source:
     # The tool class attribute holding a tool's remote name, for a source with `served_definitions`.
     served_name_attribute: ClassVar[str] = ""
 
-    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
+    def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
         raise NotImplementedError(f"{self.kind}: sources are not inspected, only their members")
 
     def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
         raise NotImplementedError(f"{self.kind}: sources have no modules of their own")
 
-    def members(self, target: str, options: AddOptions) -> list[str]:
+    def members(self, target: str, options: AddOptions, context: Inspection) -> list[str]:
         """The sources `<kind>:<target>` stands for; itself, unless the kind is a collection of others."""
         return [f"{self.kind}:{target}"]
 
@@ -107,12 +124,12 @@ class Source:
         """Why the module vendored from `snapshot` may not work from a Hub Space (`vendorgen push`), offline."""
         return []
 
-    def newer_pins(self, snapshot: dict[str, Any], prereleases: bool = False) -> tuple[str, ...]:
+    def newer_pins(self, snapshot: dict[str, Any], root: Path, prereleases: bool = False) -> tuple[str, ...]:
         """`check --remote`'s lines about packages the snapshot pins that have a later version (none pinned: ());
-        a prerelease counts only with `prereleases` (`--pre`)."""
+        a prerelease counts only with `prereleases` (`--pre`). `root`: the project's, which paths are relative to."""
         return ()
 
-    def moved_pins(self, uri: str, snapshot: dict[str, Any], prereleases: bool = False) -> str:
+    def moved_pins(self, uri: str, snapshot: dict[str, Any], root: Path, prereleases: bool = False) -> str:
         """`uri` as `update` re-inspects it: what the snapshot pins moved to its latest version (`--pre`: prereleases too)."""
         return uri
 

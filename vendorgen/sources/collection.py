@@ -11,13 +11,13 @@ stable (sorted by Space id) and every Space is pinned to a commit.
 from __future__ import annotations
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.sources.base import TRUST_NOTE, AddOptions, Source
+from vendorgen.sources.base import TRUST_NOTE, AddOptions, Inspection, Source
 from vendorgen.sources.hub_client import bound_hub_requests, hub_errors, within_deadline
 from vendorgen.text import limits
-from vendorgen.waits import shown_wait
+from vendorgen.waits import Waits
 
 
-def members(target: str, options: AddOptions) -> list[str]:
+def members(target: str, options: AddOptions, waits: Waits) -> list[str]:
     """`hub:owner/space` for every Space of the collection `target`, sorted."""
     if not options.trust:
         raise UsageError(
@@ -28,7 +28,7 @@ def members(target: str, options: AddOptions) -> list[str]:
 
     bound_hub_requests()
     api = HfApi(token=options.token or None)
-    with hub_errors(f"collection {target}"), shown_wait(f"collection:{target}"):
+    with hub_errors(f"collection {target}"), waits.shown(f"collection:{target}"):
         collection = within_deadline(
             lambda: api.get_collection(target), f"the Hub at {api.endpoint} for collection {target}"
         )
@@ -49,5 +49,5 @@ class CollectionSource(Source):
     help = "collection: each tool Space it lists is vendored as a hub: source."
     options_hint = "to name one Space's module or pick its class, vendor that Space with hub:owner/space"
 
-    def members(self, target: str, options: AddOptions) -> list[str]:
-        return members(target, options)
+    def members(self, target: str, options: AddOptions, context: Inspection) -> list[str]:
+        return members(target, options, context.waits)

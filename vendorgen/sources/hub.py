@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from vendorgen import naming
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec, ToolSpec
-from vendorgen.sources.base import TRUST_NOTE, AddOptions, Source
+from vendorgen.sources.base import TRUST_NOTE, AddOptions, Inspection, Source
 from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, fetch_file, hub_errors, within_deadline
 from vendorgen.text import limits, schema
 from vendorgen.text.literals import escape_text, python_literal
@@ -233,7 +233,7 @@ class HubSource(Source):
     template = "hub.py.j2"
     # None: the module is the author's code, which the gate checks is unchanged, not against a list.
 
-    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
+    def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
         return inspect(target, options)
 
     def build(self, snapshot: dict[str, Any]) -> ModuleSpec:

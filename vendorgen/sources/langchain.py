@@ -23,15 +23,18 @@ import sys
 import typing
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, UsageError, VendorgenError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
 from vendorgen.project.paths import LANGCHAIN_FILE, RUNTIME_FILE
-from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Source, replay_options
+from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options
 from vendorgen.text import limits, schema
 from vendorgen.text.literals import escape_text
+
+if TYPE_CHECKING:
+    from vendorgen.project.interpreter import Interpreter
 
 SHAPES = ("tool", "tool_class", "toolkit", "toolkit_class", "list", "factory")
 # Return annotations with a smolagents type; anything else is "any".
@@ -55,13 +58,10 @@ def parse_target(target: str) -> tuple[str, str]:
     return module, attr
 
 
-def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
+def inspect(target: str, options: AddOptions, interpreter: Interpreter) -> list[dict[str, Any]]:
     """Inspect in the project's interpreter (vendorgen/project/interpreter.py), so the user's own
     langchain and pydantic read the user's tools; in-process when that is vendorgen's own."""
     from vendorgen.project import interpreter as project_python
-    from vendorgen.project.paths import find_root
-
-    interpreter = project_python.find(find_root())
     if interpreter.is_vendorgens_own:
         return inspect_here(target, options)
     fields = {
@@ -431,8 +431,8 @@ class LangChainSource(Source):
     package_files = (RUNTIME_FILE, LANGCHAIN_FILE)
     requirements = ("smolagents", "langchain-core")
 
-    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
-        return inspect(target, options)
+    def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
+        return inspect(target, options, context.interpreter())
 
     def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
         return build(snapshot)

@@ -27,9 +27,9 @@ from urllib.parse import urlsplit
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, UsageError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
-from vendorgen.project.paths import MCP_FILE, RUNTIME_FILE, find_root
+from vendorgen.project.paths import MCP_FILE, RUNTIME_FILE
 from vendorgen.sources import pins
-from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Source, replay_options, seconds_from_env
+from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options, seconds_from_env
 from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, server_label
 from vendorgen.sources.portable import Problem, stdio_problems, url_problems
@@ -50,10 +50,10 @@ _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # ---------------------------------------------------------------------------
 
 
-def parse_target(target: str, options: AddOptions) -> dict[str, Any]:
-    """What `mcp:<target>` names: the transport and how to reach the server. No I/O."""
+def parse_target(target: str, options: AddOptions, root: Path) -> dict[str, Any]:
+    """What `mcp:<target>` names: the transport and how to reach the server; `root`: the project's. No I/O."""
     if target.startswith("stdio:"):
-        return _stdio_target(target[len("stdio:") :], options)
+        return _stdio_target(target[len("stdio:") :], options, root)
     if options.env:
         raise UsageError(
             "--env passes variables to a stdio server's process; an HTTP server runs elsewhere and gets none"
@@ -68,7 +68,7 @@ def parse_target(target: str, options: AddOptions) -> dict[str, Any]:
     )
 
 
-def _stdio_target(command_line: str, options: AddOptions) -> dict[str, Any]:
+def _stdio_target(command_line: str, options: AddOptions, root: Path) -> dict[str, Any]:
     try:
         argv = shlex.split(command_line)
     except ValueError as exc:
@@ -87,7 +87,7 @@ def _stdio_target(command_line: str, options: AddOptions) -> dict[str, Any]:
         if name not in env:
             env.append(name)
     argv, package = pins.pin(argv)  # before the paths are made portable: uvx reads its options from here
-    argv, project_paths = portable_argv(argv, find_root())
+    argv, project_paths = portable_argv(argv, root)
     server: dict[str, Any] = {"transport": "stdio", "command": argv[0], "args": argv[1:], "env": env}
     if project_paths:
         server["project_paths"] = project_paths
@@ -143,14 +143,14 @@ def _url(url: str) -> str:
     return url
 
 
-def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
-    server = parse_target(target, options)
+def inspect(target: str, options: AddOptions, root: Path) -> list[dict[str, Any]]:
+    server = parse_target(target, options, root)
     if server["transport"] == "stdio":
         # What is written down (the lock, the header) is the portable command line, never this machine's paths.
         target = "stdio:" + shlex.join([server["command"], *server["args"]])
     from vendorgen.sources.mcp_listing import list_tools
 
-    info, raw_tools, offered_to_capable = list_tools(server, seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT))
+    info, raw_tools, offered_to_capable = list_tools(server, root, seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT))
     limits.check_listing(raw_tools, f"the tools/list of the MCP server {server_label(server)}")
     tools = [tool for tool in raw_tools if isinstance(tool, dict)]
     names = [tool.get("name") for tool in tools]
@@ -177,7 +177,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             "name": name,
             "server": server,
             "server_info": info,
-            "revision": revision(info, server),
+            "revision": revision(info, server, root),
             "prefix": options.prefix,
             "tools": tools,
             "options": again,
@@ -236,23 +236,23 @@ def default_module_name(info: Mapping[str, Any], server: Mapping[str, Any]) -> s
     return f"mcp{name}" if name.startswith("_") else name
 
 
-def revision(info: Mapping[str, Any], server: Mapping[str, Any] | None = None) -> str:
+def revision(info: Mapping[str, Any], server: Mapping[str, Any] | None = None, root: Path | None = None) -> str:
     """Which version of the server was read: its own, where the command line tells.
 
     `serverInfo.version` is often not the server's: FastMCP reports the mcp SDK's version. So a
     pinned npx package gives its name and version, `python -m MODULE` the distribution that provides
     MODULE, a script inside the project the server's name and the sha256 of the script; anything else
-    (an HTTP server) what it says in `serverInfo`.
+    (an HTTP server) what it says in `serverInfo`. `root`: the project's, where a script is read (none: no script).
     """
     name = info.get("name") if isinstance(info.get("name"), str) else ""
     version = info.get("version") if isinstance(info.get("version"), str) else ""
-    own = _own_revision(server) if server is not None and server["transport"] == "stdio" else ""
+    own = _own_revision(server, root) if server is not None and server["transport"] == "stdio" else ""
     if own.startswith("sha256:"):
         return " ".join(part for part in (name, own) if part)
     return own or " ".join(part for part in (name, version) if part)
 
 
-def _own_revision(server: Mapping[str, Any]) -> str:
+def _own_revision(server: Mapping[str, Any], root: Path | None) -> str:
     package = server.get("package")
     if isinstance(package, Mapping):
         return f"{package['name']} {package['version']}"
@@ -261,8 +261,8 @@ def _own_revision(server: Mapping[str, Any]) -> str:
         top = argv[2].split(".")[0]
         for distribution in metadata.packages_distributions().get(top, [])[:1]:
             return f"{distribution} {metadata.version(distribution)}"
-    for index in server.get("project_paths", ()):
-        path = find_root() / argv[index]
+    for index in server.get("project_paths", ()) if root is not None else ():
+        path = root / argv[index]
         if path.is_file():  # the first file of the project on the command line: the server's code
             return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()[:12]
     return ""
@@ -420,8 +420,8 @@ class MCPSource(Source):
     requirements = ("smolagents", "mcp")
     served_name_attribute = "mcp_name"
 
-    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
-        return inspect(target, options)
+    def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
+        return inspect(target, options, context.root)
 
     def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
         return build(snapshot)
@@ -438,8 +438,8 @@ class MCPSource(Source):
             return stdio_problems(server, root)
         return url_problems(str(server.get("url", "")), "its MCP server")
 
-    def newer_pins(self, snapshot: dict[str, Any], prereleases: bool = False) -> tuple[str, ...]:
-        return pins.newer(snapshot, prereleases)
+    def newer_pins(self, snapshot: dict[str, Any], root: Path, prereleases: bool = False) -> tuple[str, ...]:
+        return pins.newer(snapshot, root, prereleases)
 
-    def moved_pins(self, uri: str, snapshot: dict[str, Any], prereleases: bool = False) -> str:
-        return pins.moved(uri, snapshot, prereleases)
+    def moved_pins(self, uri: str, snapshot: dict[str, Any], root: Path, prereleases: bool = False) -> str:
+        return pins.moved(uri, snapshot, root, prereleases)

@@ -12,6 +12,7 @@ import logging
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -24,7 +25,7 @@ MAX_PAGES = 1000
 
 
 def list_tools(
-    server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT
+    server: Mapping[str, Any], root: Path, timeout: float = DEFAULT_TIMEOUT
 ) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None]:
     """(serverInfo, every tool as the JSON the server sent, the names of the tools it lists to a client that
     declares every capability it may ask for: roots, sampling, elicitation; None when that listing failed).
@@ -34,12 +35,13 @@ def list_tools(
     a server over the network is one process, so its second session waits for the first to succeed (the
     second's requests must not change what the first meets: a server that dies mid-listing). Every failure
     reported is the first listing's; the second's own failure only leaves what is withheld unknown.
+    `root`: the project's, against which the paths of a stdio server's command line are resolved.
     """
     import asyncio
 
     from vendorgen.sources import mcp_client
 
-    params = stdio_params(server)
+    params = stdio_params(server, root)
     where = server_label(server)
     received = limits.ReadBudget(f"what the MCP server {where} sent")
 

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from vendorgen.errors import SourceUnreachable, UsageError
-from vendorgen.project.paths import find_root
 from vendorgen.text.literals import escape_text
 
 # Inspection fails fast: each request (initialize, every tools/list page) must be
@@ -41,8 +40,9 @@ def server_label(server: Mapping[str, Any]) -> str:
     return escape_text(server["url"])
 
 
-def stdio_params(server: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> Any:
-    """The stdio server's parameters (None for a server over HTTP); `--env` values come from `environ` (never stored)."""
+def stdio_params(server: Mapping[str, Any], root: Path, environ: Mapping[str, str] | None = None) -> Any:
+    """The stdio server's parameters (None for a server over HTTP), its project paths resolved against `root`;
+    `--env` values come from `environ` (never stored)."""
     environ = os.environ if environ is None else environ
     if server["transport"] == "stdio":
         missing = [name for name in server["env"] if name not in environ]
@@ -52,7 +52,7 @@ def stdio_params(server: Mapping[str, Any], environ: Mapping[str, str] | None = 
                 " (it is never written down)"
             )
         env = {name: environ[name] for name in server["env"]}
-        argv = resolved_argv(server, find_root())
+        argv = resolved_argv(server, root)
         command = python_command(argv[0])
         if os.sep not in command and shutil.which(command) is None:  # said now, not after the SDK's start-up
             raise SourceUnreachable(not_found(server_label(server), command))

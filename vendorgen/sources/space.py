@@ -19,7 +19,7 @@ from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, null_refused_constant, returns_note
 from vendorgen.project.paths import GRADIO_FILE, RUNTIME_FILE
-from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Source
+from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source
 from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.sources.hub_client import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
 from vendorgen.sources.portable import Problem, url_problems
@@ -385,7 +385,7 @@ class SpaceSource(Source):
     )
     requirements = ("smolagents", "gradio_client")
 
-    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
+    def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
         return inspect(target, options)
 
     def build(self, snapshot: dict[str, Any]) -> ModuleSpec:

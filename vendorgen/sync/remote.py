@@ -67,7 +67,7 @@ class Reinspector:
         if not self.trust:
             refuse_unreviewed(self.workspace, entry, locked)
         options = snapshot_options(locked)
-        source = _kind(locked).moved_pins(entry.source, locked, self.prereleases) if self.move_pins else entry.source
+        source = _kind(locked).moved_pins(entry.source, locked, self.workspace.root, self.prereleases) if self.move_pins else entry.source
         key = source + "\0" + canonical_json(dataclasses.asdict(options))
         if key not in self.answers:
             self.answers[key] = self.unreachable.get(source) or self._inspect(source, options)
@@ -90,7 +90,7 @@ class Reinspector:
         from vendorgen.generate import pipeline
 
         try:
-            return pipeline.inspect(source, options)
+            return pipeline.inspect(source, options, self.workspace)
         except NotOffered as exc:  # the source answered, and what the options name is not there
             return Gone(str(exc))
         except SourceUnreachable as exc:
@@ -104,7 +104,7 @@ class Reinspector:
             locked = self.workspace.read_snapshot(entry)
             live = self.snapshot(entry, locked)
             newer = _kind(locked).newer_pins(
-                locked, self.prereleases
+                locked, self.workspace.root, self.prereleases
             )  # a pinned package's newer version is reported, not run
             if canonical_json(live) == canonical_json(locked):
                 return Upstream(entry, changes=newer)
