@@ -251,7 +251,7 @@ def lock_entry(item: Generated, path: str, snapshot_path: str) -> LockEntry:
         sha256=sha256_text(item.code),
         generator=GENERATOR,
         templates=item.templates,
-        requirements=ranged(module.requirements),  # the versions the compatibility matrix runs it on
+        requirements=ranged(module.requirements, sources.requirement_ranges()),  # the versions the matrix runs it on
     )
 
 

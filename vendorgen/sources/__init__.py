@@ -3,8 +3,11 @@
 A `Source` declares what the rest of vendorgen needs to know about its kind (the
 class variables) and does the two things only it can do:
 
-- `inspect(target, options) -> list[snapshot]`: talks to the source, nothing else;
-  one JSON-able snapshot per module to generate, holding all `build` needs;
+- `inspect(target, options, context) -> list[snapshot]`: talks to the source, nothing else;
+  one JSON-able snapshot per module to generate, holding all `build` needs. `context`
+  (`Inspection`) is what the caller gives it instead of the process around it: the
+  project's root (a path on a command line is the project's), its interpreter, and
+  where waits are shown;
 - `build(snapshot) -> ModuleSpec`: pure, so a committed snapshot regenerates
   the module offline, byte for byte.
 
@@ -16,7 +19,7 @@ instead and has no template.
 
 A snapshot holds `kind`, `source`, `name`, `revision` and, for `update` and
 `check --remote`, `options`: the `AddOptions` fields (JSON values, never the
-token) with which `inspect(target, AddOptions(**options))` returns this module
+token) with which `inspect(target, AddOptions(**options), context)` returns this module
 again, under the same `name`, among its snapshots. Without `options`, only
 `name` is passed.
 
@@ -30,8 +33,9 @@ with an entry point in the group `vendorgen.sources` naming its `Source` subclas
 (`echo = "my_package.echo:EchoSource"`), read the first time a kind is not a built-in one,
 or by calling `register` itself. Registering imports nothing heavy: a source imports its
 client library inside `inspect`. The pipeline shows a whole inspection that takes more than a
-second on a terminal (`vendorgen.waits`): importing a client library and starting a
-server are part of the wait; a source has nothing to do for it.
+second on a terminal (`context.waits`): importing a client library and starting a server are
+part of the wait; a source has nothing to do for it, unless it stands for other sources and
+waits itself (`members`).
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ from vendorgen.sources.base import (
 
 __all__ = [
     "COMMON_IMPORTS", "OPTION_FIELDS", "TRUST_NOTE", "AddOptions", "Inspection", "Source", "check_options", "load", "register",
-    "registered", "replay_options", "seconds_from_env", "split_uri",
+    "registered", "replay_options", "requirement_ranges", "seconds_from_env", "split_uri",
 ]  # fmt: skip
 
 ENTRY_POINT_GROUP = "vendorgen.sources"
@@ -116,6 +120,11 @@ def registered() -> tuple[Source, ...]:
     """Every source kind: the built-in ones, then those of installed plugins."""
     _read_plugins()
     return tuple(_registered().values())
+
+
+def requirement_ranges() -> dict[str, str]:
+    """The proven version range of each distribution some kind's generated code imports (`Source.ranges`)."""
+    return {name: specifiers for source in registered() for name, specifiers in source.ranges.items()}
 
 
 def _find(kind: str) -> Source | None:

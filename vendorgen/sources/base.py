@@ -84,6 +84,9 @@ class Source:
     annotations: ClassVar[Mapping[str, str]] = MappingProxyType({})
     # Distributions its generated code always imports at run time (a build may add its own).
     requirements: ClassVar[tuple[str, ...]] = ()
+    # The version range of each distribution its generated code is proven to run on (tests/matrix/): the lock
+    # records a requirement with it. Every kind's code imports smolagents; a kind adds its client library's.
+    ranges: ClassVar[Mapping[str, str]] = MappingProxyType({"smolagents": ">=1.20,<2"})
     # The tool class attribute holding a tool's remote name, for a source with `served_definitions`.
     served_name_attribute: ClassVar[str] = ""
 

@@ -49,5 +49,6 @@ class CollectionSource(Source):
     help = "collection: each tool Space it lists is vendored as a hub: source."
     options_hint = "to name one Space's module or pick its class, vendor that Space with hub:owner/space"
 
+    # The hook calls this module's function of the same name (a method's body sees the module's names).
     def members(self, target: str, options: AddOptions, context: Inspection) -> list[str]:
         return members(target, options, context.waits)

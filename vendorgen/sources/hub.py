@@ -233,6 +233,7 @@ class HubSource(Source):
     template = "hub.py.j2"
     # None: the module is the author's code, which the gate checks is unchanged, not against a list.
 
+    # Each hook calls this module's function of the same name (a method's body sees the module's names).
     def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
         return inspect(target, options)
 

@@ -23,6 +23,7 @@ import sys
 import typing
 from collections.abc import Mapping
 from dataclasses import replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from vendorgen import naming
@@ -430,7 +431,9 @@ class LangChainSource(Source):
     }
     package_files = (RUNTIME_FILE, LANGCHAIN_FILE)
     requirements = ("smolagents", "langchain-core")
+    ranges = MappingProxyType({**Source.ranges, "langchain-core": ">=0.3,<2"})
 
+    # Each hook calls this module's function of the same name (a method's body sees the module's names).
     def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
         return inspect(target, options, context.interpreter())
 

@@ -418,8 +418,10 @@ class MCPSource(Source):
     package_files = (RUNTIME_FILE, MCP_FILE)
     annotations = MappingProxyType({"SERVER": "dict[str, Any]"})
     requirements = ("smolagents", "mcp")
+    ranges = MappingProxyType({**Source.ranges, "mcp": ">=1.10,<3"})
     served_name_attribute = "mcp_name"
 
+    # Each hook calls this module's function of the same name (a method's body sees the module's names).
     def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
         return inspect(target, options, context.root)
 

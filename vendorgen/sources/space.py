@@ -384,7 +384,9 @@ class SpaceSource(Source):
         {"parameter_order": "list[str]", "file_paths": "dict[str, list[str]]", "parameter_defaults": "dict[str, Any]"}
     )
     requirements = ("smolagents", "gradio_client")
+    ranges = MappingProxyType({**Source.ranges, "gradio_client": ">=1.8,<3"})
 
+    # Each hook calls this module's function of the same name (a method's body sees the module's names).
     def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
         return inspect(target, options)
 
