@@ -142,9 +142,10 @@ def _registered() -> dict[str, Source]:
                 # and commands that never look a kind up need not pay.
                 from vendorgen.sources import collection, hub, langchain, mcp, space
 
-                builtin = (space.SpaceSource, hub.HubSource, collection.CollectionSource, mcp.MCPSource)
-                for source in (*builtin, langchain.LangChainSource):
-                    _add(source)
+                kinds = (space.SpaceSource, hub.HubSource, collection.CollectionSource, mcp.MCPSource,
+                         langchain.LangChainSource)  # fmt: skip
+                for kind in kinds:  # in `vendorgen add --help`'s order
+                    _add(kind)
                 _read.add("builtin")  # only now: another thread reads the registry without the lock
     return _registry
 
