@@ -425,7 +425,7 @@ def build_server(toolset: Toolset, instructions: str | None = None) -> Any:
         items, structured = await toolset.call(name, arguments)
         return [adapter.validate_python(item) for item in items], structured
 
-    told = {"instructions": instructions} if instructions and "instructions" in inspect.signature(Server).parameters else {}
+    told: dict[str, Any] = {"instructions": instructions} if instructions and "instructions" in inspect.signature(Server).parameters else {}
     if hasattr(Server, "call_tool"):  # mcp 1.x: handlers by decorator; one that raises gives an isError result
         server = Server("vendored-tools", **told)
 
