@@ -46,14 +46,16 @@ def bfcl_snapshot() -> dict[str, Any]:
 
 def server_snapshots() -> dict[str, dict[str, Any]]:
     from vendorgen.generate import pipeline
+    from vendorgen.project.workspace import Workspace
     from vendorgen.sources import AddOptions
 
+    workspace = Workspace(REPO)  # only where a stdio command's project paths are resolved from; nothing is written
     found = {}
     for label, command in SERVERS.items():
-        (snapshot,) = pipeline.inspect(f"mcp:stdio:{command}", AddOptions(trust=True))
+        (snapshot,) = pipeline.inspect(f"mcp:stdio:{command}", AddOptions(trust=True), workspace)
         found[label] = snapshot
     for attribute in LANGCHAIN:
-        (snapshot,) = pipeline.inspect(f"langchain:tests.servers.langchain_tools:{attribute}", AddOptions())
+        (snapshot,) = pipeline.inspect(f"langchain:tests.servers.langchain_tools:{attribute}", AddOptions(), workspace)
         found[f"langchain {attribute}"] = snapshot
     for path in sorted((REPO / "generated_example/.vendorgen/schemas").glob("*.json")):
         found[f"generated_example {path.stem}"] = json.loads(path.read_text())
