@@ -66,6 +66,7 @@ nginx:
 # venvs and the mypy cache are built under file locks.
 test: $(STAMP) $(EVERYTHING) $(INSPECTOR) $(NODE22) $(CONFORMANCE) nginx
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 demo: $(STAMP)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import click
 
 from vendorgen import __version__
-from vendorgen.cli import add, catalog, project, push, serve, sync
+from vendorgen.cli import add, catalog, project, push, review, serve, sync
 from vendorgen.cli.output import _echo, _Output, _report, _show_warning
 from vendorgen.errors import VendorgenError
 
@@ -42,7 +42,7 @@ def cli(debug: bool) -> None:
 
 for command in (add.add, project.requirements, project.list_, project.init, push.push, serve.serve, catalog.catalog):
     cli.add_command(command)
-for command in (sync.check, sync.update, sync.diff, sync.remove):
+for command in (sync.check, sync.update, sync.diff, sync.remove, review.review):
     cli.add_command(command)
 
 
@@ -60,12 +60,10 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def _main(argv: Sequence[str] | None) -> None:
-    from vendorgen import sources
-
     warnings.showwarning = _show_warning
 
     _Output.command, _Output.json_printed = "", False
-    sources.show_waits(sys.stderr if sys.stderr.isatty() else None)
+    _Output.waits.stream = sys.stderr if sys.stderr.isatty() else None
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="vendorgen", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # `vendorgen` alone: the help, as --help shows it

@@ -6,7 +6,7 @@ vendorgen) followed by what this project serves: an import of each locked module
 classes (read from the files the lock checks) and, for MCP tools, the pinned hashes of the
 upstream definitions in the committed snapshots. Only identifiers and hex digests are
 written there, never remote text. It is rewritten whenever the lock says otherwise, and the
-lock owns it like the run-time files beside it: a `[[runtime]]` entry (vendorgen.package.sync).
+lock owns it like the run-time files beside it: a `[[runtime]]` entry (vendorgen.package.copies).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from pathlib import PurePosixPath
 
 from vendorgen import naming, sources
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.generate.literals import escape_text
 from vendorgen.package import derived, files
 from vendorgen.package.files import RuntimeEntry
 from vendorgen.package.server_text import served_text
@@ -28,6 +27,8 @@ from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, SERVER_FILES
 from vendorgen.project.workspace import Workspace
+from vendorgen.review.annotations import read_only_tools
+from vendorgen.text.literals import escape_text
 
 FILE_NAME = SERVER_FILE
 MODULE = FILE_NAME.removesuffix(".py")
@@ -66,14 +67,14 @@ def server_module(
     `pending`: files about to be written (root-relative path -> text), read instead of the disk's.
     """
     from vendorgen import __version__
-    from vendorgen.package.shipped._vendored_server import definition_hashes
+    from vendorgen.package.shipped._vendored_pins import definition_hashes
 
     directory = derived.one_directory(entries, "vendorgen serve")
     parts = PurePosixPath(directory).parts
     if not parts or not all(part.isidentifier() for part in parts):
         raise UsageError(f"{directory} is not an importable package path, so it cannot be served with python -m")
     package = ".".join(parts)
-    imports, classes, pins, snapshots = [], [], {}, {}
+    imports, classes, pins, read_only, snapshots = [], [], {}, [], {}
     for entry in sorted(entries, key=lambda entry: entry.name):
         module = PurePosixPath(entry.path).stem
         if module in naming.module_reserved():  # `from . import dict` would break the server's own code
@@ -90,12 +91,16 @@ def server_module(
         classes += [f"{module}.{class_name}" for class_name, _, _ in found]
         if source.served_name_attribute:  # its upstream can change under a running server: pinned
             snapshot = json.loads(pending[entry.schema]) if pending and entry.schema in pending else None
-            definitions = source.served_definitions(snapshot or workspace.read_snapshot(entry))
+            snapshot = snapshot or workspace.read_snapshot(entry)
+            definitions = source.served_definitions(snapshot)
+            pinned_read_only = read_only_tools(snapshot)
             for _, name, remote_name in found:
                 pins[name] = definition_hashes(*definitions[remote_name])
+                if remote_name in pinned_read_only:
+                    read_only.append(name)
             snapshots[module] = entry.schema  # the schemas served as listed, checked against the pins
     header = _HEADER.format(package=package, module=MODULE, version=__version__)
-    text = header + served_text(imports, classes, pins, snapshots)
+    text = header + served_text(imports, classes, pins, read_only, snapshots)
     return ServerModule(f"{directory}/{FILE_NAME}", package, text)
 
 
@@ -166,7 +171,7 @@ module = types.ModuleType(sys.argv[1])
 module.__package__ = sys.argv[1].rpartition(".")[0]
 sys.modules[module.__name__] = module
 exec(compile(text, sys.argv[2], "exec"), module.__dict__)
-module.main(module.TOOLS, module.PINNED, sys.argv[3:])
+module.main(module.TOOLS, module.PINNED, sys.argv[3:], read_only=module.READ_ONLY)
 """
 
 

@@ -35,9 +35,9 @@ from typing import Any
 
 from vendorgen import __version__, naming, templates_version
 from vendorgen.errors import Excluded, UsageError
-from vendorgen.generate.formatter import DEFAULT_LINE_LENGTH
 from vendorgen.model import InputSpec, ModuleSpec, ToolSpec
 from vendorgen.project.fingerprint import Fingerprint
+from vendorgen.text.formatter import DEFAULT_LINE_LENGTH
 
 # What the lock records as the generator; a different one means version drift.
 GENERATOR = f"vendorgen {__version__}"
@@ -202,7 +202,7 @@ def load_config(root: Path) -> Config:
         raise UsageError(f"pyproject.toml: {exc}") from None
     table = document.get("tool", {}).get("vendorgen", {})
     _check_table(table, _ROOT_KEY, {"output_dir": str, "line_length": int, "templates": str, "overrides": dict,
-                                    "sources": dict})  # fmt: skip
+                                    "sources": dict, "review": dict})  # fmt: skip
     output_dir = table.get("output_dir", DEFAULT_OUTPUT_DIR)
     if not output_dir.strip():
         raise UsageError(f"{_key(_ROOT_KEY, 'output_dir')} must not be empty")

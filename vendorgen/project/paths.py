@@ -47,7 +47,9 @@ TRANSPORT_FILE = "_vendored_transport.py"
 HANDLERS_FILE = "_vendored_handlers.py"
 # A served tool's value as MCP content items.
 CONTENT_FILE = "_vendored_content.py"
-SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE, HANDLERS_FILE, CONTENT_FILE)
+# What it pins of upstream MCP tools, and the drift check.
+PINS_FILE = "_vendored_pins.py"
+SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE, HANDLERS_FILE, CONTENT_FILE, PINS_FILE)
 # The catalog of the tools of one directory, for agents with many tools (vendorgen/package/catalog.py writes it).
 CATALOG_FILE = "catalog.py"
 # The files of an output package that are not modules of their own: the lock's `[[runtime]]` entries.
@@ -180,3 +182,19 @@ class Project:
         """Whether the file starts with the line vendorgen writes first."""
         text = self.read_text(relative)
         return text is not None and text.startswith(VENDORED_HEADER)
+
+
+ROOT_MARKERS = (LOCK_NAME, "pyproject.toml", ".git")
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The nearest directory holding vendorgen.lock, pyproject.toml or .git; else the start directory.
+
+    The nearest wins, whichever marker it holds: a package with its own pyproject.toml inside a
+    larger git repository, or a git repository inside another, is a project of its own.
+    """
+    start = (start or Path.cwd()).resolve()
+    for directory in (start, *start.parents):
+        if any((directory / marker).exists() for marker in ROOT_MARKERS):
+            return directory
+    return start

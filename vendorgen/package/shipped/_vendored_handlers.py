@@ -185,8 +185,11 @@ class CallContext:
         return progress
 
 
-def build_server(toolset: Any) -> Any:
-    """The mcp SDK's low-level server over `toolset`: a failure is an isError result, never a crash."""
+def build_server(toolset: Any, instructions: str | None = None) -> Any:
+    """The mcp SDK's low-level server over `toolset`: a failure is an isError result, never a crash.
+    `instructions`: what the served MCP modules' servers tell a model (their INSTRUCTIONS, as vendored)."""
+    import inspect
+
     from pydantic import TypeAdapter
 
     from ._vendored_runtime import _needs
@@ -212,10 +215,15 @@ def build_server(toolset: Any) -> Any:
     def failed(exc: Exception) -> Any:
         return types.CallToolResult.model_validate({"content": [{"type": "text", "text": str(exc)}], "isError": True})
 
+    told = (
+        {"instructions": instructions}
+        if instructions and "instructions" in inspect.signature(Server).parameters
+        else {}
+    )
     if not hasattr(Server, "call_tool"):  # mcp 2.x: handlers given to the constructor, returning whole results
-        return _server_of_mcp2(Server, types, listing, toolset, result, failed)
+        return _server_of_mcp2(Server, types, listing, toolset, result, failed, told)
 
-    server = Server("vendored-tools")
+    server = Server("vendored-tools", **told)
     scopes: dict[int, ClientScope] = {}
 
     def scope_of(context: Any) -> ClientScope:
@@ -267,7 +275,9 @@ def build_server(toolset: Any) -> Any:
     return server
 
 
-def _server_of_mcp2(server_class: Any, types: Any, listing: list[Any], toolset: Any, result: Any, failed: Any) -> Any:
+def _server_of_mcp2(
+    server_class: Any, types: Any, listing: list[Any], toolset: Any, result: Any, failed: Any, told: dict[str, Any]
+) -> Any:
     """The server on mcp 2.x: tools only; progress, logs, elicitation and sampling are not passed on there yet."""
 
     async def on_list_tools(context: Any, params: Any) -> Any:
@@ -279,4 +289,4 @@ def _server_of_mcp2(server_class: Any, types: Any, listing: list[Any], toolset: 
         except Exception as exc:  # noqa: BLE001 - the client gets it as the tool's error
             return failed(exc)
 
-    return server_class("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+    return server_class("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool, **told)

@@ -2,17 +2,18 @@
 
 It serves what was reviewed: each tool under its vendored name, description and schemas, called through
 its vendored class. Before the first call into an upstream MCP server on a connection, the server's listing
-is compared with the definitions pinned below (sha256 of each tool's description and input schema as
-vendored); a tool whose definition changed is refused, naming the change, unless run with --allow-drift.
-Needs the mcp SDK 1.10+ (with uvicorn and starlette for streamable-http) and what the tools need.
-How it meets its clients (stdio, streamable HTTP and its guard) is in `_vendored_transport.py` beside it.
+is compared with the definitions pinned below (sha256 of each tool's description, schemas and annotations as
+vendored; `_vendored_pins.py`); a tool whose definition changed is refused, naming the change, unless run
+with --allow-drift. Needs the mcp SDK 1.10+ (with uvicorn and starlette for streamable-http) and what the
+tools need. Beside it: how it meets its clients (stdio, streamable HTTP and its guard) in
+`_vendored_transport.py`, its request handlers in `_vendored_handlers.py`, values as MCP content in
+`_vendored_content.py`.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextvars
-import hashlib
 import ipaddress
 import json
 import os
@@ -21,6 +22,8 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
+
+from ._vendored_pins import Pins, ToolRefused, _listed_hashes
 
 # What a client sends for a file input (image and audio have no JSON Schema type: a string too).
 _FILE_INPUT = "A data: URI, an http(s) URL, or the path of a file in a directory the server was given with --files."
@@ -32,6 +35,9 @@ PYTHON_FILE_NOTES = {
     "string": "A local path or an http(s) URL.",
 }
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+# The MCP annotations a vendored MCP tool class carries, by hint.
+_HINTS = {"readOnlyHint": "read_only_hint", "destructiveHint": "destructive_hint", "idempotentHint": "idempotent_hint",
+          "openWorldHint": "open_world_hint"}  # fmt: skip
 # Calls of non-MCP tools running at once, each in a worker thread; more wait for one (anyio's default bound).
 _WORKERS = 40
 
@@ -59,24 +65,6 @@ def _is_mcp_tool(tool: Any) -> bool:
     return isinstance(tool, getattr(_mcp_runtime(), "MCPTool", ()))
 
 
-def definition_hashes(description: Any, input_schema: Any, output_schema: Any = None) -> dict[str, str]:
-    """What is pinned of an upstream MCP tool: the sha256 of its description and of its input and output schemas
-    (served as they are listed)."""
-    return {
-        "description": _sha256(description),
-        "inputSchema": _sha256(input_schema),
-        "outputSchema": _sha256(output_schema),
-    }
-
-
-_PARTS = {"description": "description", "inputSchema": "input schema", "outputSchema": "output schema"}
-
-
-def _sha256(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def input_schema(inputs: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """A smolagents `inputs` dict as the JSON Schema of an MCP tool's arguments (null for a nullable one counts as
     left out); a file input as a string, with what serve takes for it."""
@@ -96,96 +84,6 @@ def _served_description(spec: dict[str, Any]) -> str | None:
     if note is None and spec.get("type") not in ("image", "audio"):
         return None
     return f"{description.removesuffix(note or '').rstrip()} {_FILE_INPUT}".strip()
-
-
-class ToolRefused(RuntimeError):
-    """A call the server does not make: unknown tool, bad arguments, drifted upstream definition."""
-
-
-class Pins:
-    """The upstream MCP definitions as vendored, and what each upstream connection lists now."""
-
-    def __init__(self, pinned: dict[str, dict[str, str]], allow_drift: bool) -> None:
-        self.pinned = pinned
-        self.allow_drift = allow_drift
-        # id(session) -> (the client that was listed, the listing task: {mcp name: definition hashes}).
-        # One task per connection: concurrent first calls wait for the same listing.
-        self.listed: dict[int, tuple[Any, Any]] = {}
-
-    async def refusal(self, tool: Any) -> str | None:
-        """Why `tool` must not be called now, or None: its upstream definition changed since it was vendored."""
-        import asyncio
-
-        if self.allow_drift or not _is_mcp_tool(tool):
-            return None
-        pinned = self.pinned.get(tool.name)
-        if pinned is None:
-            return f"{tool.name} has no pinned definition: run `vendorgen serve` to regenerate this server"
-        client, _ = await tool.session.here()
-        key = id(tool.session)
-        listed = self.listed.get(key)
-        if listed is None or listed[0] is not client:
-            # Part of the first call, so bound by its time-out (the connect time-out for calls without one).
-            seconds = tool.timeout or tool.session.connect_timeout
-            listed = (client, asyncio.ensure_future(_listing(client, tool.session.describe(), seconds)))
-            self.listed[key] = listed
-        try:
-            now = (await asyncio.shield(listed[1])).get(tool.mcp_name)
-        except Exception as exc:
-            if self.listed.get(key) is listed:
-                del self.listed[key]  # the next call lists again
-            if isinstance(exc, ToolRefused):  # the listing was over a bound
-                raise ToolRefused(f"refused {tool.name}: {exc}; its pinned definition cannot be checked") from None
-            raise
-        where = f"the MCP server {tool.session.describe()}"
-        module = type(tool).__module__.rpartition(".")[2]
-        advice = f"review it with `vendorgen diff {module}`, take it with `vendorgen update {module}`, or serve it anyway with --allow-drift"
-        if now is None:
-            return f"refused {tool.name}: {where} no longer lists {tool.mcp_name!r}; {advice}"
-        changed = [part for part in _PARTS if part in pinned and pinned[part] != now[part]]
-        if changed:
-            what = " and ".join(_PARTS[part] for part in changed)
-            return (
-                f"refused {tool.name}: {where} changed the {what} of {tool.mcp_name!r} since it was vendored; {advice}"
-            )
-        return None
-
-
-# What an upstream's listing may take before its calls fail: vendorgen's own bounds when it vendors
-# (VENDORGEN_MAX_TOOLS, VENDORGEN_MAX_LISTING_BYTES), so an upstream that pages or grows without end
-# costs a bounded amount of memory.
-_LISTING_PAGES = 1_000
-_LISTING_BYTES = 20_000_000
-
-
-async def _listing(client: Any, where: str, seconds: float) -> dict[str, dict[str, str]]:
-    """Every tool the upstream session lists (all pages), by name, as definition hashes; within bounds."""
-    import asyncio
-
-    try:
-        return await asyncio.wait_for(_pages(client, where), seconds)
-    except TimeoutError:
-        raise ToolRefused(f"the MCP server {where} did not list its tools within {seconds:g} s") from None
-
-
-async def _pages(client: Any, where: str) -> dict[str, dict[str, str]]:
-    listing = {}
-    cursor = None
-    size = 0
-    for _page in range(_LISTING_PAGES):
-        result = await (client.list_tools(cursor=cursor) if cursor else client.list_tools())
-        for tool in result.tools:
-            raw = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
-            size += len(json.dumps(raw, ensure_ascii=False).encode("utf-8", "surrogatepass"))
-            if size > _LISTING_BYTES:
-                raise ToolRefused(f"the MCP server {where} lists more than {_LISTING_BYTES:,} bytes of tools")
-            listing[raw["name"]] = definition_hashes(
-                raw.get("description"), raw.get("inputSchema"), raw.get("outputSchema")
-            )
-        cursor = _mcp_runtime()._field(result, "nextCursor")
-        if not cursor:
-            return listing
-    raise ToolRefused(f"the MCP server {where} lists its tools in more than {_LISTING_PAGES:,} pages")
 
 
 class Toolset:
@@ -237,6 +135,10 @@ class Toolset:
             output_schema = self.listed[tool.name].get("outputSchema") if tool.name in self.listed else None
             if output_schema is not None or getattr(tool, "output_schema", None):
                 entry["outputSchema"] = output_schema if tool.name in self.listed else tool.output_schema
+            hints = {hint: getattr(tool, attribute) for hint, attribute in _HINTS.items()
+                     if isinstance(getattr(tool, attribute, None), bool)}  # fmt: skip
+            if hints:  # as vendored (clients ask before calling a tool that is not read-only)
+                entry["annotations"] = hints
             listed.append(entry)
         return listed
 
@@ -389,7 +291,7 @@ def listed_definitions(
             raw = by_name.get(getattr(tool, "mcp_name", None)) if tool.__module__.rpartition(".")[2] == module else None
             if raw is None or tool.name not in pinned:
                 continue
-            hashes = definition_hashes(raw.get("description"), raw.get("inputSchema"), raw.get("outputSchema"))
+            hashes = _listed_hashes(raw)
             if any(hashes[part] != value for part, value in pinned[tool.name].items()):
                 print(f"warning: {path} does not match the pins of {tool.name}: run `vendorgen serve`", file=sys.stderr)
                 continue
@@ -397,13 +299,27 @@ def listed_definitions(
     return found
 
 
+def _instructions(chosen: Sequence[Any]) -> str | None:
+    """The instructions of the served tools' upstream MCP servers, as vendored (a module's INSTRUCTIONS), by module."""
+    said = {}
+    for cls in chosen:
+        text = getattr(sys.modules.get(cls.__module__), "INSTRUCTIONS", None)
+        if isinstance(text, str):
+            said[cls.__module__.rpartition(".")[2]] = text
+    return "\n\n".join(f"{module}: {text}" for module, text in said.items()) or None
+
+
 def main(
     tools: Sequence[Any],
     pinned: dict[str, dict[str, str]],
     argv: Sequence[str] | None = None,
+    read_only: Sequence[str] = (),
     snapshots: dict[str, str] | None = None,
 ) -> None:
-    """Parse the command line, pick the tools, serve them; a bad command line is one `error:` line."""
+    """Parse the command line, pick the tools, serve them; a bad command line is one `error:` line.
+
+    `read_only`: the tools whose pinned MCP annotations say read-only, all `--read-only` serves; `snapshots`: the
+    committed snapshot of each MCP module, whose schemas are served as listed."""
     parser = argparse.ArgumentParser(prog="vendorgen serve", description="Serve the vendored tools over MCP.")
     parser.add_argument("names", nargs="*", metavar="NAME", help="serve only these modules or tools")
     parser.add_argument("--list", action="store_true", help="list the tools that would be served, and exit")
@@ -417,6 +333,7 @@ def main(
         "--stateless", action="store_true", help="streamable-http: no session between requests (for replicas)"
     )
     parser.add_argument("--files", action="append", default=[], metavar="DIR", help="let clients name files in DIR")
+    parser.add_argument("--read-only", action="store_true", help="serve only tools pinned as read-only")
     args = parser.parse_args(argv)
 
     def fail(message: str) -> None:
@@ -427,6 +344,10 @@ def main(
     known = {cls.name for cls in tools} | {cls.__module__.rpartition(".")[2] for cls in tools}
     if unknown := [name for name in args.names if name not in known]:
         fail(f"nothing vendored is named {', '.join(unknown)}; `vendorgen serve --list` shows what is")
+    if args.read_only:  # by the annotations pinned when vendored; drift of them is refused like a description's
+        chosen = [cls for cls in chosen if cls.name in set(read_only)]
+        if not chosen:
+            fail("--read-only: none of these tools is annotated read-only (readOnlyHint) where it was vendored")
     modules: dict[str, list[str]] = {}
     for cls in chosen:
         modules.setdefault(cls.name, []).append(cls.__module__.rpartition(".")[2])
@@ -457,7 +378,7 @@ def main(
     from ._vendored_transport import run_http, run_stdio
 
     listed = listed_definitions(chosen, pinned, snapshots or {})
-    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift), args.files, listed))
+    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift), args.files, listed), _instructions(chosen))
 
     if args.transport == "stdio":
         run_stdio(server)

@@ -1,4 +1,4 @@
-"""The package files the lock owns: which run-time files are needed, and what add, check, update and remove do to them.
+"""The copies of the run-time files the lock owns: which ones are needed, and what add, check, update and remove do to them.
 
 Each output directory gets one copy of each run-time file its modules' sources name in
 `Source.package_files` (vendorgen.package.files). Like a vendored module, a copy is compared
@@ -26,6 +26,7 @@ from vendorgen.project.paths import (
     CATALOG_FILE,
     CONTENT_FILE,
     HANDLERS_FILE,
+    PINS_FILE,
     RUNTIME_FILES,
     SERVER_FILE,
     TRANSPORT_FILE,
@@ -247,6 +248,7 @@ DERIVED_FILES: dict[str, Callable[[], Callable[..., Any]]] = {
     TRANSPORT_FILE: _server_module,  # shipped with the server module, as it is
     HANDLERS_FILE: _server_module,  # the same
     CONTENT_FILE: _server_module,
+    PINS_FILE: _server_module,
     CATALOG_FILE: _catalog_module,
 }
 
