@@ -23,8 +23,6 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
-from ._vendored_pins import Pins, ToolRefused, _listed_hashes
-
 # What a client sends for a file input (image and audio have no JSON Schema type: a string too).
 _FILE_INPUT = "A data: URI, an http(s) URL, or the path of a file in a directory the server was given with --files."
 # What the generated code says a file input takes, by kind (vendorgen's Space source ends its description so):
@@ -47,6 +45,18 @@ def _runtime() -> Any:
     from . import _vendored_runtime
 
     return _vendored_runtime
+
+
+def _pins() -> Any:
+    """The pins and the drift check beside this file, on first use: `serve --list` runs this file alone."""
+    from . import _vendored_pins
+
+    return _vendored_pins
+
+
+def _refused(message: str) -> Exception:
+    """A call the server does not make (ToolRefused): unknown tool, bad arguments, drifted upstream definition."""
+    return _pins().ToolRefused(message)  # type: ignore[no-any-return]
 
 
 def _content() -> Any:
@@ -96,7 +106,7 @@ class Toolset:
     """
 
     def __init__(
-        self, tools: Sequence[Any], pins: Pins, files: Sequence[str] = (), listed: dict[str, Any] | None = None
+        self, tools: Sequence[Any], pins: Any, files: Sequence[str] = (), listed: dict[str, Any] | None = None
     ) -> None:
         import jsonschema  # installed with mcp
 
@@ -153,7 +163,7 @@ class Toolset:
                 tool, checked = self._checked(name, arguments)
                 refusal = await self.pins.refusal(tool)
                 if refusal:
-                    raise ToolRefused(refusal)
+                    raise _refused(refusal)
                 request = self._request(tool, checked)
                 if request is not None and name in self.listed:  # as sent: the nulls and what forward() ignores too
                     sent = {
@@ -173,7 +183,7 @@ class Toolset:
             return await asyncio.get_running_loop().run_in_executor(
                 self.workers, in_a_copy, self._served, name, arguments
             )
-        except ToolRefused:
+        except _pins().ToolRefused:
             raise
         except Exception as exc:
             raise RuntimeError(f"{name} failed: {_runtime()._reason(exc)}") from None
@@ -182,12 +192,12 @@ class Toolset:
         """The tool and its arguments as it takes them; refused if unknown, missing or of the wrong type."""
         tool = self.tools.get(name)
         if tool is None:
-            raise ToolRefused(f"unknown tool {name!r}; this server has: {', '.join(sorted(self.tools))}")
+            raise _refused(f"unknown tool {name!r}; this server has: {', '.join(sorted(self.tools))}")
         if name in self.listed:  # checked against the schema the client was given; the upstream takes what it takes
             error = next(iter(self.validators[name].iter_errors(arguments or {})), None)
             if error is not None:
                 where = ".".join(str(part) for part in error.absolute_path) or "arguments"
-                raise ToolRefused(f"{tool.name}: bad argument {where}: {error.message}")
+                raise _refused(f"{tool.name}: bad argument {where}: {error.message}")
             return tool, {key: value for key, value in (arguments or {}).items() if key in tool.inputs}
         arguments = {
             key: value
@@ -196,14 +206,14 @@ class Toolset:
         }
         unknown = sorted(set(arguments) - set(tool.inputs))
         if unknown:
-            raise ToolRefused(f"{name} takes no argument {', '.join(map(repr, unknown))}")
+            raise _refused(f"{name} takes no argument {', '.join(map(repr, unknown))}")
         missing = [key for key, spec in tool.inputs.items() if not spec.get("nullable") and key not in arguments]
         if missing:
-            raise ToolRefused(f"{tool.name} needs the argument {', '.join(map(repr, missing))}")
+            raise _refused(f"{tool.name} needs the argument {', '.join(map(repr, missing))}")
         error = next(iter(self.validators[tool.name].iter_errors(arguments)), None)
         if error is not None:
             where = ".".join(str(part) for part in error.absolute_path) or "arguments"
-            raise ToolRefused(f"{tool.name}: bad argument {where}: {error.message}")
+            raise _refused(f"{tool.name}: bad argument {where}: {error.message}")
         for key, spec in tool.inputs.items():
             if spec["type"] not in ("image", "audio") or not isinstance(value := arguments.get(key), str):
                 continue
@@ -211,12 +221,12 @@ class Toolset:
                 try:
                     arguments[key] = _content().data_uri_image(value)
                 except ValueError as exc:
-                    raise ToolRefused(str(exc)) from None
+                    raise _refused(str(exc)) from None
             elif not value.startswith(("data:", "http://", "https://")):
                 try:  # for every tool, the rule the Gradio tools hold any file argument to
                     _runtime()._confined(value, self.file_roots)
                 except PermissionError as exc:
-                    raise ToolRefused(f"{tool.name}: {exc}") from None
+                    raise _refused(f"{tool.name}: {exc}") from None
         return tool, arguments
 
     def _request(self, tool: Any, arguments: dict[str, Any]) -> MCPRequest | None:
@@ -291,7 +301,7 @@ def listed_definitions(
             raw = by_name.get(getattr(tool, "mcp_name", None)) if tool.__module__.rpartition(".")[2] == module else None
             if raw is None or tool.name not in pinned:
                 continue
-            hashes = _listed_hashes(raw)
+            hashes = _pins()._listed_hashes(raw)
             if any(hashes[part] != value for part, value in pinned[tool.name].items()):
                 print(f"warning: {path} does not match the pins of {tool.name}: run `vendorgen serve`", file=sys.stderr)
                 continue
@@ -378,7 +388,9 @@ def main(
     from ._vendored_transport import run_http, run_stdio
 
     listed = listed_definitions(chosen, pinned, snapshots or {})
-    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift), args.files, listed), _instructions(chosen))
+    server = build_server(
+        Toolset(instances, _pins().Pins(pinned, args.allow_drift), args.files, listed), _instructions(chosen)
+    )
 
     if args.transport == "stdio":
         run_stdio(server)
