@@ -3,7 +3,7 @@
 - A Gradio app slow to set up holds up no other tool (each tool connects under its own lock).
 - An upstream MCP server's listing (the drift check before the first call) is bounded in pages,
   bytes and time: over a bound, that server's calls fail with one clear error.
-- A module name an upstream picks (`serverInfo.name` of `json`, `dict`, `hashlib`) never shadows a
+- A module name an upstream picks (`serverInfo.name` of `json`, `dict`, `ipaddress`) never shadows a
   name of the server module.
 - The reference server `@modelcontextprotocol/server-everything`, vendored and served, answers
   item by item as it answers directly: images, resource links, embedded resources with their URI
@@ -58,15 +58,15 @@ def call(project: Project, calls: list[tuple[str, dict[str, Any]]], env: dict[st
 
 def test_module_names_the_server_module_uses_are_kept_off(tmp_path: Path) -> None:
     project = new_project(tmp_path)
-    for name in ("json", "dict", "hashlib"):
+    for name in ("json", "dict", "ipaddress"):
         add(project, f"{UPSTREAM} --name {name}", "--trust", "--prefix", f"{name}_")
     assert sorted(path.name for path in (project.root / "tools").glob("[!_]*.py")) == [
         "dict_module.py",
-        "hashlib_module.py",
+        "ipaddress_module.py",
         "json_module.py",
     ]
     results = call(
-        project, [("json_echo", {"text": "hi"}), ("dict_measure", {"text": "four"}), ("hashlib_echo", {"text": "x"})]
+        project, [("json_echo", {"text": "hi"}), ("dict_measure", {"text": "four"}), ("ipaddress_echo", {"text": "x"})]
     )
     assert [texts(results[0]), results[1].structuredContent, texts(results[2])] == ["hi", {"length": 4}, "x"]
     assert not any(result.isError for result in results)

@@ -215,7 +215,7 @@ def build_server(toolset: Any, instructions: str | None = None) -> Any:
     def failed(exc: Exception) -> Any:
         return types.CallToolResult.model_validate({"content": [{"type": "text", "text": str(exc)}], "isError": True})
 
-    told = (
+    told: dict[str, Any] = (
         {"instructions": instructions}
         if instructions and "instructions" in inspect.signature(Server).parameters
         else {}
