@@ -86,7 +86,7 @@ def check(
         if as_json:
             _report(workspace, result.ok, [report.check_json(state) for state in result.states],
                     [{"message": problem} for problem in result.shared_tools], extra=result.extra,
-                    shadows=list(result.shadows))  # fmt: skip
+                    shadows=list(result.shadows), unowned=list(result.unowned))  # fmt: skip
         else:
             _say(report.check_text(result), nl=False)
     if code:

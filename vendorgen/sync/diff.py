@@ -39,6 +39,6 @@ def diff(
         [None] * len(entries) if offline else list(per_source(entries, reinspector.compare, progress))
     )
     return [
-        ModuleDiff(local_state(workspace, entry, regenerate_anyway=True), live)
+        ModuleDiff(local_state(workspace, entry, with_text=True), live)
         for entry, live in zip(entries, upstream)
     ]

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from vendorgen.errors import Gone, NotOffered, SourceUnreachable, VendorgenError
+from vendorgen.generate.regeneration import regenerate
 from vendorgen.project.hashing import canonical_json
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
 from vendorgen.sync.binding import refuse_unreviewed
-from vendorgen.sync.local import regenerate
 from vendorgen.sync.merge import unified_diff
 
 if TYPE_CHECKING:

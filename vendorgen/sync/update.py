@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.generate.regeneration import regenerate
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
 from vendorgen.sync.history import written_text
-from vendorgen.sync.local import regenerate
 from vendorgen.sync.merge import merge3, unified_diff
 from vendorgen.sync.remote import Reinspector, per_source, upstream_changes
 
