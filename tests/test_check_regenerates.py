@@ -190,6 +190,7 @@ def test_code_in_the_output_package_that_vendorgen_did_not_write_fails_check(exa
     tools = example.root / "tools"
     for harmless in ("", "# the tools\n", '"""Vendored tools."""\n'):
         (tools / "__init__.py").write_text(harmless)
+        (tools / "notes.py").write_text(harmless)
         (tools / "README.md").write_text("notes\n")
         result = example.run("check")
         assert result.exit_code == 0, result.stdout
@@ -198,6 +199,7 @@ def test_code_in_the_output_package_that_vendorgen_did_not_write_fails_check(exa
         "conftest.py": (PAYLOAD, "tools/conftest.py is code in tools/ that vendorgen did not write"),
         "__main__.py": (PAYLOAD, "tools/__main__.py is code in tools/ that vendorgen did not write"),
         "hook.pth": ("import os\n", "tools/hook.pth is code in tools/ that vendorgen did not write"),
+        "helpers.py": ("import os\n", "tools/helpers.py is code in tools/ that vendorgen did not write"),
     }
     for name, (text, _) in found.items():
         (tools / name).write_text(text)
@@ -207,7 +209,7 @@ def test_code_in_the_output_package_that_vendorgen_did_not_write_fails_check(exa
     for _, line in found.values():
         assert f"unowned: {line}\n" in result.stdout, result.stdout
     assert "unowned: tools/helpers/ is a package in tools/ that vendorgen did not write\n" in result.stdout
-    assert "5 files of code vendorgen did not write" in result.stdout
+    assert "6 files of code vendorgen did not write" in result.stdout
 
 
 def test_an_init_hiding_code_in_a_comment_by_its_encoding_fails_check(example: Project) -> None:  # noqa: F811

@@ -41,9 +41,12 @@ def check(
 
     Regenerates each locked module from its committed snapshot and compares it
     with the file on disk. Reports local edits, vendorgen/template/config drift,
-    missing files and vendored-looking files the lock does not list, with
-    unified diffs. Modules whose hashes all match are not regenerated. A
-    project without vendorgen.lock is an error (exit 2), not a pass.
+    missing files, vendored-looking files the lock does not list and code in
+    an output package that vendorgen did not write, with unified diffs. The
+    lock's hashes are never taken as proof: a module is regenerated unless
+    your cache (outside the project, $VENDORGEN_CACHE_DIR) remembers what
+    exactly its inputs generate. A project without vendorgen.lock is an
+    error (exit 2), not a pass.
 
     With --remote, re-inspects every source instead (each once, several at a
     time) and reports what changed upstream (tools or parameters added or

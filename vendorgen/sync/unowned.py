@@ -13,7 +13,9 @@ Nothing else in the package runs on import, but other code there runs in other w
 (`python -m tools`), `conftest.py` (pytest collecting the directory), `sitecustomize.py` (the directory
 on PYTHONPATH), a `.pth` file (the directory as a site directory), any other module or subpackage
 once something imports it. vendorgen writes none of them, and a reviewer reads the package as
-vendorgen's, so each is reported too, as is any link. Other files (a README, `py.typed`) run nothing.
+vendorgen's, so each that holds code is reported too (a module of comments runs nothing), as is any
+subdirectory and any link that leads somewhere (never followed). Other files (a README, `py.typed`)
+run nothing.
 Names Python imports in place of a lock-owned file are vendorgen.sync.shadowing's; files that say
 they are vendored are `extra_files`' (vendorgen.sync.check).
 """
@@ -25,7 +27,7 @@ import os
 import stat
 from collections.abc import Iterable
 from importlib import machinery
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from vendorgen.project.workspace import Workspace
 from vendorgen.sync.shadowing import hash_based_pycs
@@ -59,26 +61,26 @@ def unowned_code(workspace: Workspace, owned: Iterable[str], reported: Iterable[
 
 
 def _problem(workspace: Workspace, package: PurePosixPath, path: PurePosixPath) -> str | None:
-    info = os.lstat(workspace.root / path)
-    if stat.S_ISLNK(info.st_mode):
-        return f"{path} is a link in {package}/; vendorgen writes none"
-    if path.name.startswith("__init__.") and path.name.endswith(_CODE_SUFFIXES):
-        if path.name == "__init__.py" and stat.S_ISREG(info.st_mode) and _runs_nothing(workspace, path):
-            return None
-        return f"{path} runs on every import of {package}/ and vendorgen did not write it"
+    absolute = workspace.root / path
+    info = os.lstat(absolute)
+    if stat.S_ISLNK(info.st_mode):  # not followed; one leading nowhere imports nothing
+        return f"{path} is a link in {package}/; vendorgen writes none" if os.path.exists(absolute) else None
     if stat.S_ISDIR(info.st_mode):
-        return (
-            None if path.name == "__pycache__" else f"{path}/ is a package in {package}/ that vendorgen did not write"
-        )
-    if path.name.endswith(_CODE_SUFFIXES):
-        return f"{path} is code in {package}/ that vendorgen did not write"
-    return None
+        return None if path.name == "__pycache__" else f"{path}/ is a package in {package}/ that vendorgen did not write"
+    if not path.name.endswith(_CODE_SUFFIXES):
+        return None
+    if path.suffix in machinery.SOURCE_SUFFIXES and stat.S_ISREG(info.st_mode) and _runs_nothing(absolute):
+        return None
+    if path.name.startswith("__init__."):
+        return f"{path} runs on every import of {package}/ and vendorgen did not write it"
+    return f"{path} is code in {package}/ that vendorgen did not write"
 
 
-def _runs_nothing(workspace: Workspace, path: PurePosixPath) -> bool:
+def _runs_nothing(path: Path) -> bool:
     """Whether the module holds no statement but a docstring, as Python compiles its bytes."""
     try:
-        body = ast.parse((workspace.root / path).read_bytes()).body
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as handle:
+            body = ast.parse(handle.read()).body
     except (SyntaxError, ValueError, OSError):
         return False
     docstring = len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
