@@ -60,8 +60,11 @@ def vendor(root: Path) -> float:
         files[path] = item.code
         files[schema] = pipeline.snapshot_text(item.snapshot)
         entries.append(pipeline.lock_entry(item, path, schema))
+    from vendorgen.package import sync
+
     with workspace.mutex():
-        workspace.commit(files, entries)
+        runtime = sync.plan(workspace, entries, pending=files)  # the run-time files, as `add` writes them
+        workspace.commit({**files, **runtime.files}, entries, tuple(runtime.removed), runtime.entries)
     return seconds
 
 
@@ -79,6 +82,7 @@ def export_old(directory: Path) -> Path | None:
                              capture_output=True)  # fmt: skip
     if archive.returncode != 0:
         return None
+    directory.mkdir()
     subprocess.run(["tar", "-x", "-C", str(directory)], input=archive.stdout, check=True)
     return directory
 

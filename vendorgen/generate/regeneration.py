@@ -118,13 +118,18 @@ def _directory_bytes(directory: Path, pattern: str = "*") -> bytes:
 
 def cache_directory(project_root: Path) -> Path | None:
     """The user's directory of remembered hashes, made if missing; None when there is none usable."""
-    configured = os.environ.get(CACHE_ENV)
+    environment = (os.environ.get(CACHE_ENV), os.environ.get("XDG_CACHE_HOME", ""), os.environ.get("HOME"))
+    return _cache_directory(project_root, *environment)
+
+
+@lru_cache(maxsize=8)  # looked up per module: once per project and environment is enough
+def _cache_directory(project_root: Path, configured: str | None, xdg: str, home: str | None) -> Path | None:
     if configured == "":
         return None
     try:
         if configured:
             base = Path(configured)
-        elif os.path.isabs(xdg := os.environ.get("XDG_CACHE_HOME", "")):
+        elif os.path.isabs(xdg):
             base = Path(xdg) / "vendorgen"
         else:
             base = Path.home() / ".cache" / "vendorgen"
