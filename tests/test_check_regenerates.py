@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Project
-from tests.test_hostile_repo import example  # noqa: F401 - a fixture
+from tests.test_hostile_repo import EXAMPLE, example  # noqa: F401 - a fixture
 from tests.test_lock_binding import MARKER, PAYLOAD, REINSPECTING, plant, refusal, write_lock
 from vendorgen.project.hashing import snapshot_sha256
 
@@ -158,10 +158,13 @@ SANDBOX_ESCAPES = {
     "string": "{{ ''.__class__.__mro__[1].__subclasses__() }}",
     "module": "{{ module.__class__.__init__.__globals__ }}",
     "format": "{{ '{0.__class__.__mro__}'.format(module) }}",
+    "attr": "{{ module | attr('__class__') }}",
+    "indirect format": "{% set f = 'x{0.__class__.__mro__}'.format %}{{ f(module) }}",
     "mutation": "{% set tools = [] %}{{ tools.append(1) }}",
     "range": "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
     "loop": "{% set s = 'x' * 100000 %}{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}",
-    "power": "{{ 10 ** 10 ** 10 }}",
+    "power": "{{ 9 ** 999999 }}",
+    "powers": "{{ ((10 ** 60) ** 60) ** 60 }}",
     "repeat": "{{ 'x' * 10000000000 }}",
     "doubling": "{% macro d(s, n) %}{{ d(s ~ s, n - 1) if n else s }}{% endmacro %}{{ d('x', 60) }}",
     "recursion": "{% macro r() %}{{ r() }}{% endmacro %}{{ r() }}",
@@ -172,14 +175,17 @@ SANDBOX_ESCAPES = {
 
 @pytest.mark.parametrize("payload", SANDBOX_ESCAPES.values(), ids=SANDBOX_ESCAPES.keys())
 def test_a_template_escape_or_exhaustion_is_one_error(tmp_path: Path, payload: str) -> None:
-    """In-process (cheap, each payload), the renderer `check` uses: one TemplateError, nothing run."""
+    """In-process (cheap, each payload), the renderer `check` uses, with a real module as its context:
+    one TemplateError, nothing run."""
+    from vendorgen import sources
     from vendorgen.errors import TemplateError
     from vendorgen.generate.render import render_file
 
+    snapshot = json.loads((EXAMPLE / ".vendorgen/schemas/convert.json").read_text())
     (tmp_path / "payload.j2").write_text(payload)
     before = set(os.listdir(tmp_path))
     with pytest.raises(TemplateError, match="payload.j2"):
-        render_file("payload.j2", tmp_path)
+        render_file("payload.j2", tmp_path, module=sources.load("space").build(snapshot))
     assert set(os.listdir(tmp_path)) == before and not Path(MARKER).exists()
 
 

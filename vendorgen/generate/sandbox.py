@@ -6,8 +6,9 @@ attribute, no Python internals such as `__globals__`, no mutating a list or dict
 default globals no template of vendorgen's needs (`cycler`, `joiner`, `lipsum`, `namespace`,
 `dict`), and with the filters whose output grows with their input only. What one render may cost
 is bounded: OPERATIONS calls, filters and loop iterations (a range counts its length), SECONDS of
-time, MAX_TEXT characters in any value a call, filter, `+`, `*` or `~` makes, MAX_NUMBER for an
-argument or a power, MAX_OUTPUT characters rendered. Past a bound the render stops with a
+time, MAX_TEXT characters or items in any value a call, filter, `+`, `*` or `~` takes or makes,
+MAX_NUMBER for a filter's size argument (a width, a count), 64 for a power and 2**256 for what
+`*` and `**` multiply, MAX_OUTPUT characters rendered. Past a bound the render stops with a
 TemplateError naming it. Not bounded: text repeated by the template's own statements (at most its
 size times MAX_TEXT), and Python's recursion limit, which stops a macro calling itself.
 """
@@ -82,23 +83,26 @@ def _spend(count: int = 1) -> None:
 def _check_value(value: Any) -> Any:
     if isinstance(value, str | list | tuple | dict) and len(value) > MAX_TEXT:
         raise SecurityError(f"the template makes a value of more than {MAX_TEXT} items or characters")
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER**4:
-        raise SecurityError(f"the template makes a number beyond {MAX_NUMBER ** 4}")
     return value
 
 
-def _check_arguments(args: Iterable[Any]) -> None:
+def _check_sizes(args: Iterable[Any]) -> None:
+    """The size arguments of a filter (a width, a count: what it allocates by), and its other values."""
     for value in args:
         _check_value(value)
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
-            raise SecurityError(f"the template passes a number beyond {MAX_NUMBER}")
+            raise SecurityError(f"the template passes a filter a number beyond {MAX_NUMBER}")
 
 
 def _bounded_filter(function: Callable[..., Any]) -> Callable[..., Any]:
+    # After the context, eval context or environment jinja2 passes first to a filter marked so.
+    value_at = 1 if getattr(function, "jinja_pass_arg", None) is not None else 0
+
     @functools.wraps(function)  # keeps jinja2's pass_context/pass_environment marks
     def bounded(*args: Any, **kwargs: Any) -> Any:
         _spend()
-        _check_arguments([*args[1:], *kwargs.values()])
+        _check_value(args[value_at] if len(args) > value_at else None)
+        _check_sizes([*args[value_at + 1 :], *kwargs.values()])
         return _check_value(function(*args, **kwargs))
 
     return bounded
@@ -143,7 +147,8 @@ class TemplateSandbox(ImmutableSandboxedEnvironment):
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - as jinja2's
         _spend()
-        _check_arguments([*args, *kwargs.values()])
+        for value in (*args, *kwargs.values()):
+            _check_value(value)
         return _check_value(super().call(__context, __obj, *args, **kwargs))
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
@@ -152,6 +157,9 @@ class TemplateSandbox(ImmutableSandboxedEnvironment):
             raise SecurityError("the template formats a string with %: use filters and ~")
         if operator == "**" and isinstance(right, int) and abs(right) > 64:
             raise SecurityError("the template raises to a power beyond 64")
+        if operator in ("*", "**") and isinstance(left, int) and isinstance(right, int):
+            if max(abs(left), abs(right)).bit_length() > 256:
+                raise SecurityError("the template computes with a number beyond 2**256")
         if operator == "*" and isinstance(left, int) and not isinstance(right, int):
             left, right = right, left
         if operator == "*" and isinstance(right, int) and hasattr(left, "__len__") and len(left) * right > MAX_TEXT:
