@@ -37,12 +37,15 @@ class CheckResult:
         return not self.failing and not any(problems)
 
 
-def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckResult:
-    """The modules called `names` (default: all) compared with their files, and the extra files."""
+def check(
+    workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False, render_changed: bool = False
+) -> CheckResult:
+    """The modules called `names` (default: all) compared with their files, and the extra files
+    (`render_changed`: vendorgen.sync.local.unrendered)."""
     entries = workspace.read_lock()
     from vendorgen.package import catalog, serve, sync
 
-    states = [local_state(workspace, entry) for entry in select(entries, names)]
+    states = [local_state(workspace, entry, render_changed=render_changed) for entry in select(entries, names)]
     runtime = (
         *sync.problems(workspace, entries, allow_edits),
         *serve.problems(workspace, entries),

@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.errors import TemplateError, UsageError, VendorgenError
 from vendorgen.generate.regeneration import regenerate, remembered
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.fingerprint import Drift, fingerprint_drift
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.paths import LOCK_NAME
 from vendorgen.project.workspace import Workspace
 from vendorgen.sync.binding import unbound
 from vendorgen.sync.merge import has_conflict_markers, unified_diff
@@ -82,14 +83,20 @@ class LocalState:
         return unified_diff(self.on_disk, self.base, f"a/{path}", f"b/{path}")
 
 
-def local_state(workspace: Workspace, entry: LockEntry, with_text: bool = False) -> LocalState:
-    """Compare one module; `with_text` regenerates even when the cache knows the answer (to diff a clean module)."""
+def local_state(
+    workspace: Workspace, entry: LockEntry, with_text: bool = False, render_changed: bool = False
+) -> LocalState:
+    """Compare one module; `with_text` regenerates even when the cache knows the answer (to diff a clean module);
+    `render_changed` renders custom templates that differ from what the lock records (`unrendered`)."""
     on_disk = workspace.read_file(entry.path)
     try:
         snapshot = workspace.read_snapshot(entry)
     except VendorgenError as exc:
         return LocalState(entry, on_disk, error=exc, unreadable=True)
     drift = lock_drift(workspace, entry, snapshot)
+    if not render_changed and (refused := unrendered(entry, drift)) is not None:
+        edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
+        return LocalState(entry, on_disk, None, edited, tuple(drift), refused)
     if on_disk is not None and not drift and not with_text:
         # This user's own regeneration of these inputs, remembered outside the project, gave this file.
         if remembered(workspace, snapshot) == sha256_text(on_disk) == entry.sha256:
@@ -107,6 +114,18 @@ def local_state(workspace: Workspace, entry: LockEntry, with_text: bool = False)
     # apart from an edit to name it (an outdated module fails `check` either way).
     edited = on_disk is not None and sha256_text(on_disk) != (entry.sha256 if drift else generated)
     return LocalState(entry, on_disk, base, edited, tuple(drift))
+
+
+def unrendered(entry: LockEntry, drift: Sequence[Drift]) -> TemplateError | None:
+    """Why the project's templates are not rendered for `entry` without an opt-in: they differ from what the
+    lock records (a pull request's, perhaps). None when they are the lock's, or none are used."""
+    changed = next((reason for reason in drift if reason.part == "custom_templates"), None)
+    if changed is None or not changed.current:
+        return None
+    return TemplateError(
+        f"the custom templates differ from what {LOCK_NAME} records, so they are not rendered: read them, then"
+        " --render-templates shows what they generate and `vendorgen update --offline` adopts them"
+    )
 
 
 def lock_drift(workspace: Workspace, entry: LockEntry, snapshot: dict[str, Any]) -> list[Drift]:

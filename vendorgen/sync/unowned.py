@@ -66,7 +66,9 @@ def _problem(workspace: Workspace, package: PurePosixPath, path: PurePosixPath) 
     if stat.S_ISLNK(info.st_mode):  # not followed; one leading nowhere imports nothing
         return f"{path} is a link in {package}/; vendorgen writes none" if os.path.exists(absolute) else None
     if stat.S_ISDIR(info.st_mode):
-        return None if path.name == "__pycache__" else f"{path}/ is a package in {package}/ that vendorgen did not write"
+        return (
+            None if path.name == "__pycache__" else f"{path}/ is a package in {package}/ that vendorgen did not write"
+        )
     if not path.name.endswith(_CODE_SUFFIXES):
         return None
     if path.suffix in machinery.SOURCE_SUFFIXES and stat.S_ISREG(info.st_mode) and _runs_nothing(absolute):
