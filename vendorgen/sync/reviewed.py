@@ -14,6 +14,9 @@ string the project holds:
   method) is the user's code and keeps updates working; a pull request that points the snapshot
   somewhere else leaves the old assignment in the file, which then differs. When the generated code
   does not carry every bound string in such an assignment, only the exact file is accepted.
+
+A custom template cannot make the generated code say something else: the gate (vendorgen.generate.gate)
+refuses generated code whose module constants and class attributes are not the spec's, by value.
 """
 
 from __future__ import annotations
