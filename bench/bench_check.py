@@ -60,10 +60,10 @@ def vendor(root: Path) -> float:
         files[path] = item.code
         files[schema] = pipeline.snapshot_text(item.snapshot)
         entries.append(pipeline.lock_entry(item, path, schema))
-    from vendorgen.package import sync
+    from vendorgen.package import copies
 
     with workspace.mutex():
-        runtime = sync.plan(workspace, entries, pending=files)  # the run-time files, as `add` writes them
+        runtime = copies.plan(workspace, entries, pending=files)  # the run-time files, as `add` writes them
         workspace.commit({**files, **runtime.files}, entries, tuple(runtime.removed), runtime.entries)
     return seconds
 
