@@ -153,6 +153,7 @@ def update(
 
 
 def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, show_diff: bool) -> None:
+    from vendorgen import sources  # start-up: `vendorgen --help` loads no source module
     from vendorgen.cli.report import step_text
 
     if not steps:
@@ -160,11 +161,10 @@ def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, sho
     for step in steps:
         if step.action != "up to date":
             _say(step_text(step, preview))
-        if step.review:
-            from vendorgen.sources.hub_review import review
-
+        found = sources.load(step.entry.kind).review(step.review) if step.review else None
+        if found is not None:
             _say(f"review of the new {_shown(workspace, step.entry.path)} ({step.new_entry.revision[:12]}):")
-            for line in review(step.review).lines():
+            for line in found.lines():
                 _say(line)
         if show_diff and step.diff():
             _say(step.diff(), nl=False)

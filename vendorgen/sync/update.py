@@ -122,16 +122,10 @@ def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, 
     live = locked if offline else reinspector.snapshot(entry, locked)
     new = regenerate(live, workspace)
     on_disk = workspace.read_file(entry.path)
-    # Code vendored as it is runs only as the user reviewed it: the file on disk, never the snapshot
-    # or the lock, which a pull request can change unread.
-    new_code = bool(new.module.carried_code) and not _reviewed(on_disk, new, workspace)
-    if new_code and not trust:
-        if new.module.carried_code != new.source.build(locked).carried_code:
-            what = f"{entry.source} has new code at {new.module.revision[:12] or 'an unknown revision'}"
-        else:
-            what = f"{entry.schema} holds code that is not {entry.path} as you reviewed it"
+    unreviewed = new.source.unreviewed(new.module, locked, on_disk, entry, workspace.config.line_length)
+    if unreviewed and not trust:
         raise UsageError(
-            f"{entry.name}: {what}; read it (`vendorgen diff {entry.name}`), then `vendorgen update {entry.name} --trust`"
+            f"{entry.name}: {unreviewed}; read it (`vendorgen diff {entry.name}`), then `vendorgen update {entry.name} --trust`"
         )
     edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
     base = _base(workspace, locked, new, needed=edited)
@@ -155,18 +149,9 @@ def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, 
         snapshot_text = None
     if action == "up to date" and (snapshot_text is not None or new_entry != entry):
         action = "refreshed"
-    review = new.code if new_code else ""
+    review = new.code if unreviewed else ""
     base_lost = edited and written is None
     return Step(entry, new_entry, on_disk, text, snapshot_text, action, changes, conflicts, base_lost, review)
-
-
-def _reviewed(on_disk: str | None, new: Generated, workspace: Workspace) -> bool:
-    """Whether the code `new` vendors as it is is what the file on disk holds (below vendorgen's header)."""
-    from vendorgen.text.formatter import format_source
-
-    return on_disk is not None and on_disk.endswith(
-        format_source(new.module.carried_code, workspace.config.line_length)
-    )
 
 
 def _base(workspace: Workspace, locked: dict[str, Any], new: Generated, needed: bool) -> Generated | None:
