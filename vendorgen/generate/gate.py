@@ -22,7 +22,7 @@ from vendorgen.errors import GateError
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec, ToolSpec
 from vendorgen.naming import FORBIDDEN_NAMES
 from vendorgen.package import files
-from vendorgen.project.paths import RUNTIME_FILES
+from vendorgen.project.paths import RUNTIME_FILES, is_runtime_import
 from vendorgen.text.formatter import DEFAULT_LINE_LENGTH, without_gc
 from vendorgen.text.pysource import check_as_written
 
@@ -129,7 +129,7 @@ class _Checker:
             for small in statement.body
             if isinstance(small, cst.ImportFrom)
             for name in _imported_names(tree, small)
-            if files.is_runtime_import(name) and name.rpartition(".")[2] in files.tool_bases()
+            if is_runtime_import(name) and name.rpartition(".")[2] in files.tool_bases()
         }
         # Filled by `run`, read by the one walk in `check_everywhere`: the roots of template
         # code (whose strings must be plain) and, inside them, the values already compared

@@ -18,10 +18,9 @@ from typing import Any
 from vendorgen import sources
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.package import files
-from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
-from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.lockfile import LockEntry, RuntimeEntry
 from vendorgen.project.paths import CATALOG_FILE, RUNTIME_FILES, SERVER_FILE, TRANSPORT_FILE
 from vendorgen.project.workspace import Workspace
 

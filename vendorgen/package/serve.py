@@ -20,11 +20,10 @@ from pathlib import PurePosixPath
 from vendorgen import naming, sources
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.package import derived, files
-from vendorgen.package.files import RuntimeEntry
 from vendorgen.package.server_text import served_text
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
-from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.lockfile import LockEntry, RuntimeEntry
 from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, TRANSPORT_FILE
 from vendorgen.project.workspace import Workspace
 from vendorgen.text.literals import escape_text

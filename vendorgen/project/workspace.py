@@ -36,9 +36,8 @@ from typing import Any
 import filelock
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.config import load_config
-from vendorgen.project.lockfile import LockEntry, dump_lock, lock_owns, parse_lock_text
+from vendorgen.project.lockfile import LockEntry, RuntimeEntry, dump_lock, lock_owns, parse_lock_text
 from vendorgen.project.paths import (
     JOURNAL_NAME,
     LOCK_NAME,
