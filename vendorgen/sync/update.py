@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.generate import pipeline
+from vendorgen.package import copies
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
@@ -91,8 +93,6 @@ def plan_update(
     Sources are read as `check --remote` reads them (`per_source`); `progress(n)` as n modules are planned;
     `prereleases` lets a pinned package move to a prerelease.
     """
-    from vendorgen.package import copies
-
     reinspector = Reinspector(workspace, move_pins=True, trust=trust, prereleases=prereleases)
 
     def plan_one(entry: LockEntry) -> Step | VendorgenError:
@@ -116,8 +116,6 @@ def plan_update(
 
 
 def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool) -> Step:
-    from vendorgen.generate import pipeline
-
     locked = workspace.read_snapshot(entry)
     live = locked if offline else reinspector.snapshot(entry, locked)
     new = regenerate(live, workspace)
@@ -197,7 +195,5 @@ def apply_update(workspace: Workspace, steps: Sequence[Step], runtime: RuntimeCh
             workspace.commit(files, list(entries.values()))
             return
         # Planned again under the lock: another vendorgen may have added a module since `plan_update`.
-        from vendorgen.package import copies
-
         runtime = copies.plan(workspace, entries.values(), merge=True, pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
