@@ -18,6 +18,7 @@ from vendorgen.generate import pipeline
 from vendorgen.project.hashing import canonical_json
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
+from vendorgen.review.changes import review_changes
 from vendorgen.sources.base import snapshot_options
 from vendorgen.sync.binding import refuse_unreviewed
 from vendorgen.sync.local import regenerate
@@ -126,7 +127,9 @@ def _kind(snapshot: dict[str, Any]) -> Source:
 def upstream_changes(base: Generated, new: Generated) -> tuple[str, ...]:
     if base.schema_sha256 == new.schema_sha256:
         return ()
-    return tuple(describe(base.module, new.module) or snapshot_changes(base.snapshot, new.snapshot))
+    # What a reviewer must see first (annotation flips, new text, new flags), then the schema details.
+    first = review_changes(base.module, base.snapshot, new.module, new.snapshot)
+    return tuple(first + (describe(base.module, new.module) or snapshot_changes(base.snapshot, new.snapshot)))
 
 
 # How many sources `check --remote`, `diff` and `update` inspect at once.
