@@ -210,6 +210,7 @@ def _step_flags(workspace: Workspace, step: Any) -> list[Any]:
 
 
 def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, show_diff: bool) -> None:
+    from vendorgen import sources  # start-up: `vendorgen --help` loads no source module
     from vendorgen.cli.report import step_text
     from vendorgen.cli.review import say_flags
 
@@ -220,11 +221,10 @@ def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, sho
             _say(step_text(step, preview))
             if step.snapshot_text is not None:  # it brings in a new snapshot: what a model will read, flagged
                 say_flags(step.entry.name, _step_flags(workspace, step))
-        if step.review:
-            from vendorgen.sources.hub_review import review
-
+        found = sources.load(step.entry.kind).review(step.review) if step.review else None
+        if found is not None:
             _say(f"review of the new {_shown(workspace, step.entry.path)} ({step.new_entry.revision[:12]}):")
-            for line in review(step.review).lines():
+            for line in found.lines():
                 _say(line)
         if show_diff and step.diff():
             _say(step.diff(), nl=False)

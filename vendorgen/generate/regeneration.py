@@ -27,11 +27,11 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vendorgen import builtin_templates_dir
+from vendorgen import builtin_templates_dir, sources
+from vendorgen.generate import pipeline
 from vendorgen.project.hashing import canonical_json, sha256_text, snapshot_sha256
 
 if TYPE_CHECKING:
-    from vendorgen.generate.pipeline import Generated
     from vendorgen.project.workspace import Workspace
 
 CACHE_ENV = "VENDORGEN_CACHE_DIR"
@@ -40,10 +40,8 @@ _FORMAT = b"vendorgen generated-code cache 1"
 _ENTRY_MAX_BYTES = 256
 
 
-def regenerate(snapshot: dict[str, Any], workspace: Workspace) -> Generated:
+def regenerate(snapshot: dict[str, Any], workspace: Workspace) -> pipeline.Generated:
     """What `snapshot` generates now, with this vendorgen, these templates and this config (remembered)."""
-    from vendorgen.generate import pipeline  # jinja2, black and libcst: only when something must be regenerated
-
     generated = pipeline.generate(snapshot, workspace)
     entry = _entry(workspace, snapshot)
     if entry is not None:
@@ -80,8 +78,6 @@ def _entry(workspace: Workspace, snapshot: dict[str, Any]) -> Path | None:
 
 def _builtin(kind: object) -> bool:
     """A kind vendorgen ships: its code is among vendorgen's files, which the key holds (a plugin's is not)."""
-    from vendorgen import sources
-
     try:
         source = sources.load(str(kind))
     except Exception:  # noqa: BLE001 - an unknown kind or a plugin that does not load: regenerating says why

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vendorgen.naming import shared_tool_names
+from vendorgen.package import catalog, copies, serve
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.paths import VENDORED_HEADER
 from vendorgen.project.workspace import Workspace
@@ -43,8 +44,6 @@ def check(
     """The modules called `names` (default: all) compared with their files, and the extra files
     (`render_changed`: vendorgen.sync.local.unrendered)."""
     entries = workspace.read_lock()
-    from vendorgen.package import catalog, copies, serve
-
     states = [local_state(workspace, entry, render_changed=render_changed) for entry in select(entries, names)]
     runtime = (
         *copies.problems(workspace, entries, allow_edits),
