@@ -52,6 +52,8 @@ http {{
     upstream replicas {{
         {servers}
         keepalive 32;
+        # Below uvicorn's 5 s: nginx must not reuse a connection the replica is closing (a 502 for a POST).
+        keepalive_timeout 4s;
     }}
     server {{
         listen 127.0.0.1:{port};
