@@ -86,6 +86,23 @@ class _AddCommand(click.Command):
     "--token",
     help="Hugging Face token for private Spaces and hub tools (default: HF_TOKEN or `hf auth login`; never written). It goes to the Hub and a Space's own *.hf.space host; given here, also to the app URL you name.",
 )
+@click.option(
+    "--header",
+    "headers",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="send this header to an HTTP MCP server; ${VARIABLE} parts are read from the environment at each connection and only their names are written (single-quote it so the shell leaves them).",
+)
+@click.option(
+    "--bearer-env",
+    metavar="VARIABLE",
+    help="send 'Authorization: Bearer ${VARIABLE}' to an HTTP MCP server (the same as that --header).",
+)
+@click.option("--client-id", help="the OAuth client id registered for you with the server's authorization server.")
+@click.option(
+    "--client-secret-env", metavar="VARIABLE", help="the variable holding that client's secret (its name is written)."
+)
+@click.option("--client-metadata-url", metavar="URL", help="your OAuth client's metadata document (an https URL).")
 @click.option("--dry-run", is_flag=True, help="Print the generated code; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was vendored as JSON.")
 @click.option(
@@ -110,6 +127,8 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
       vendorgen add space:http://127.0.0.1:7860/ --api-name /convert
       vendorgen add space:http://127.0.0.1:7860/ --all-endpoints --out agent/tools
       vendorgen add mcp:http://127.0.0.1:8000/mcp --tool search --prefix web
+      vendorgen add mcp:https://api.githubcopilot.com/mcp/ --bearer-env GITHUB_TOKEN
+      vendorgen add mcp:https://host/mcp --header 'X-API-Key=${HOST_KEY}'
       vendorgen add "mcp:stdio:npx -y @modelcontextprotocol/server-github" --trust --env GITHUB_TOKEN
       vendorgen add langchain:my_agent.tools:search_toolkit
       vendorgen add hub:owner/tool-space@main --trust        # prints a review of the code
@@ -129,6 +148,10 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
     found, _ = sources.split_uri(source)
     typed = [name for name in options if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE]
     given = {name: _flag(ctx, name) for name in typed}  # not HF_TOKEN from the environment
+    if bearer := options.pop("bearer_env"):
+        given.pop("bearer_env")
+        given.setdefault("headers", "--bearer-env")
+        options["headers"] = (*options["headers"], f"Authorization=Bearer ${{{bearer}}}")
     sources.check_options(found, given)
     notes = []
     if options["name"] is not None and naming.python_name(options["name"]) != options["name"]:
@@ -136,6 +159,7 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
     for note in [] if as_json else notes:
         _note(note)
     options["env"] = tuple(options["env"])
+    options["headers"] = tuple(options["headers"])
     options["tools"] = tuple(options["tools"])
     workspace = _workspace(need_lock=False)
     added = pipeline.add(workspace, source, AddOptions(**options), out_dir, dry_run,

@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
-from vendorgen.project.paths import GRADIO_FILE, LANGCHAIN_FILE, MCP_FILE, RUNTIME_FILE
+from vendorgen.project.paths import GRADIO_FILE, LANGCHAIN_FILE, MCP_AUTH_FILE, MCP_FILE, RUNTIME_FILE
 from vendorgen.sources import AddOptions, Source
 
 if TYPE_CHECKING:
@@ -133,7 +133,8 @@ class MCPSource(_Shipped):
     kind = "mcp"
     target = 'mcp:<http(s)://host/mcp> | mcp:sse:<url> | "mcp:stdio:<command line>"'
     help_note = "(stdio needs --trust)"
-    options = frozenset({"trust", "env", "tools", "prefix", "name"})
+    options = frozenset({"trust", "env", "tools", "prefix", "name", "headers", "client_id", "client_secret_env",
+                         "client_metadata_url"})  # fmt: skip
     help = """mcp: one module per server, one Tool class per MCP tool, sharing one session;
   stdio runs the command line (python means this interpreter) with --env
   names passed from the environment when it starts (their values are never
@@ -147,7 +148,7 @@ class MCPSource(_Shipped):
         "._vendored_runtime.NOT_GIVEN",
         "._vendored_mcp.ToolList",
     }
-    package_files = (RUNTIME_FILE, MCP_FILE)
+    package_files = (RUNTIME_FILE, MCP_FILE, MCP_AUTH_FILE)
     annotations = MappingProxyType({"SERVER": "dict[str, Any]"})
     requirements = ("smolagents", "mcp")
     served_name_attribute = "mcp_name"
