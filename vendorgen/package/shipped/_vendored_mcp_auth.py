@@ -242,13 +242,13 @@ def _provider(server: Mapping[str, Any], authorize: str | None, login_hint: str)
     mode = authorize if authorize in _MODES else None
     stored = TokenStore(server)
     redirect_uri = _redirect_uri(stored)
-    metadata = OAuthClientMetadata(client_name=CLIENT_NAME, redirect_uris=[redirect_uri],
+    metadata = OAuthClientMetadata(client_name=CLIENT_NAME, redirect_uris=[redirect_uri],  # type: ignore[list-item]
                                    token_endpoint_auth_method="none")  # fmt: skip
     storage: TokenStore = stored
     if oauth.get("client_id"):
         secret = os.environ.get(oauth.get("client_secret_env") or "") or None
         client = OAuthClientInformationFull(
-            client_id=oauth["client_id"], client_secret=secret, redirect_uris=[redirect_uri],
+            client_id=oauth["client_id"], client_secret=secret, redirect_uris=[redirect_uri],  # type: ignore[list-item]
             token_endpoint_auth_method="client_secret_basic" if secret else "none",
         )  # fmt: skip
         storage = _PreRegistered(server, client)
@@ -261,6 +261,8 @@ def _provider(server: Mapping[str, Any], authorize: str | None, login_hint: str)
         keywords["timeout"] = APPROVAL_WAIT
 
     class Provider(OAuthClientProvider):  # type: ignore[misc, valid-type]
+        approval: _Approval | None = None  # how it asks for a person's approval
+
         async def _initialize(self) -> None:
             await super()._initialize()
             if self.context.current_tokens is not None:  # the SDK forgets when a stored token expires
