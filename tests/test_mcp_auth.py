@@ -95,6 +95,7 @@ def test_bearer_and_header_end_to_end_with_no_secret_written_or_printed(
         result = project.run(*command, env=env)
         printed += [result.stdout, result.stderr]
         assert result.exit_code in (0, 1), (command, result.stderr)
+    assert "set TEAM_NAME, GH_TOKEN in this" in (project.root / "space" / "README.md").read_text()
     wrong = project.run("check", "--remote", env=_credentials_env(GH_TOKEN="wrong-" + TOKEN))
     said = wrong.stdout + wrong.stderr
     assert wrong.exit_code != 0 and "refused access (HTTP 401" in said and "GH_TOKEN" in said

@@ -157,12 +157,12 @@ class MCPSource(_Shipped):
         return {raw["name"]: (raw.get("description"), raw.get("inputSchema")) for raw in snapshot["tools"]}
 
     def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
-        from vendorgen.publish.portable import stdio_problems, url_problems
+        from vendorgen.publish.portable import credential_problems, stdio_problems, url_problems
 
         server = snapshot.get("server") or {}
         if server.get("transport") == "stdio":
             return stdio_problems(server, root)
-        return url_problems(str(server.get("url", "")), "its MCP server")
+        return url_problems(str(server.get("url", "")), "its MCP server") + credential_problems(server)
 
     def newer_pins(self, snapshot: dict[str, Any], prereleases: bool = False) -> tuple[str, ...]:
         from vendorgen.sources import pins  # a registry look-up: only for `check --remote`
