@@ -21,6 +21,7 @@ from typing import Any
 
 from smolagents import Tool
 
+from ._vendored_mcp_auth import AUTHORIZE_ENV, Credentials, http_module
 from ._vendored_runtime import MAX_IMAGE_PIXELS, ResultFile, _leaf, _needs, _project_root, _reason, _VendoredTool
 
 _SDK = "mcp>=1.10"  # as pip spells it
@@ -240,8 +241,6 @@ class MCPSession:
 def _http_transport(server: dict[str, Any], connect_timeout: float) -> Any:
     """The SDK's streamable-http or SSE client for `server`, sending the credentials SERVER names
     (_vendored_mcp_auth.py); reads the environment and the token store now."""
-    from ._vendored_mcp_auth import AUTHORIZE_ENV, Credentials, http_module
-
     oauth = server.get("oauth") or {}
     login = f"run `vendorgen login {oauth.get('module', '')}`".replace("  ", " ")
     credentials = Credentials(server, authorize=os.environ.get(AUTHORIZE_ENV), login_hint=login)

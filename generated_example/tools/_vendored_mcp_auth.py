@@ -129,8 +129,11 @@ class Credentials:
         issuer = getattr(context.oauth_metadata, "issuer", None) or context.auth_server_url
         if issuer is None:  # the 2025-03-26 fallback: the server's own origin
             issuer = "{}://{}".format(*urlsplit(self.server["url"])[:2])
+        issuer = str(issuer)
+        if issuer.endswith("/") and urlsplit(issuer).path == "/":  # mcp 1.x renders the bare origin so, 2.x not
+            issuer = issuer[:-1]
         scopes = context.client_metadata.scope or getattr(context.current_tokens, "scope", None) or ""
-        return {"authorization_server": str(issuer), "scopes": " ".join(sorted(scopes.split()))}
+        return {"authorization_server": issuer, "scopes": " ".join(sorted(scopes.split()))}
 
 
 def http_module() -> Any:
