@@ -110,6 +110,17 @@ def test_bearer_and_header_end_to_end_with_no_secret_written_or_printed(
     _no_secret_anywhere(project, printed)
 
 
+def test_legacy_sse_sends_them_too(tmp_path: Path, bearer: tuple[str, Path]) -> None:
+    project = new_project(tmp_path)
+    env = _credentials_env()
+    sse = bearer[0].replace("/mcp", "/sse")
+    added = project.run("add", f"mcp:sse:{sse}", "--name", "team", "--bearer-env", "GH_TOKEN",
+                        "--header", "X-Team=${TEAM_NAME}", env=env)  # fmt: skip
+    assert added.exit_code == 0, added.stderr
+    called = _call(project, "from tools import team; print(team.WhoamiTool()())", env)
+    assert called.stdout.strip() == "Bearer team=yes", called.stderr
+
+
 def test_a_missing_variable_is_one_line_before_any_request(tmp_path: Path, bearer: tuple[str, Path]) -> None:
     url, log = bearer
     before = log.read_text() if log.exists() else ""
@@ -158,6 +169,7 @@ def test_oauth_add_refresh_revoke_login_logout(tmp_path: Path, oauth: str) -> No
     env = {"VENDORGEN_MCP_TOKENS": str(store), "VENDORGEN_MCP_AUTHORIZE": "fetch"}
     added = project.run("add", f"mcp:{oauth}", "--name", "secured", env=env)
     assert added.exit_code == 0, added.stderr
+    assert "secured authorizes with OAuth at http://127.0.0.1:" in added.stderr
     module = (project.root / "tools" / "secured.py").read_text()
     assert '"authorization_server": "http://127.0.0.1:' in module and '"scopes": "tools"' in module
     (token_file,) = glob.glob(str(store / "*.json"))

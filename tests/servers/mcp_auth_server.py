@@ -5,7 +5,7 @@
     python -m tests.servers.mcp_auth_server oauth --port N    # an OAuth 2.1 resource with its own authorization
                                                               # server (the mcp SDK's), approving every request
 
-Both serve streamable-http at /mcp. The bearer server also answers /moved with a 307 to
+Both serve streamable-http at /mcp, the bearer server also legacy SSE at /sse. The bearer server also answers /moved with a 307 to
 `--redirect-to` (another origin, for the redirect tests). The tool `whoami` says what credentials arrived.
 Every request's path and credential headers are appended to `--log` when given, one JSON line each.
 The OAuth server's access tokens last `--expires-in` seconds; `POST /revoke` revokes one (RFC 7009).
@@ -157,8 +157,11 @@ def main() -> None:
 
     server = build(arguments.kind, arguments.port, arguments.expires_in)
     app = server.streamable_http_app()
-    if arguments.kind == "bearer":
-        app = guarded(app, arguments.log, arguments.redirect_to)
+    if arguments.kind == "bearer":  # also legacy SSE at /sse
+        from starlette.applications import Starlette
+
+        both = Starlette(routes=[*server.sse_app().routes, *app.routes], lifespan=app.router.lifespan_context)
+        app = guarded(both, arguments.log, arguments.redirect_to)
     uvicorn.run(app, host="127.0.0.1", port=arguments.port, log_level="warning")
 
 

@@ -180,12 +180,27 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
                 _say(item.code, nl=False)
             else:
                 _say(f"wrote {path} ({_classes(item)})")
+            if authorization := _authorization_text(item):
+                _note(authorization)
             if withheld := _withheld_text(item):
                 _note(f"{item.module.name} leaves out what {item.module.source} lists: {withheld}")
             _print_review(item, path)
         if added.generated and not dry_run:
             _print_runtime_check(workspace, [item.module.requirements for item in added.generated])
     _raise_failures(added)
+
+
+def _authorization_text(item: Generated) -> str:
+    """Which authorization server the module's OAuth token came from, for the user to see at `add`."""
+    from vendorgen.generate.literals import escape_text
+
+    server = item.snapshot.get("server") if item.snapshot.get("kind") == "mcp" else None
+    oauth = server.get("oauth") if isinstance(server, dict) else None
+    if not isinstance(oauth, dict) or "authorization_server" not in oauth:
+        return ""
+    scopes = f" for the scopes {escape_text(str(oauth.get('scopes')))}" if oauth.get("scopes") else ""
+    return (f"{item.module.name} authorizes with OAuth at {escape_text(str(oauth['authorization_server']))}{scopes};"
+            " the token is in your token store, not in the project")  # fmt: skip
 
 
 def _withheld_text(item: Generated) -> str:
@@ -220,7 +235,7 @@ def _classes(item: Generated, shown: int = 5) -> str:
     names = [tool.class_name for tool in item.module.tools]
     if len(names) <= shown:
         return ", ".join(names)
-    return f"{len(names)} tools: {', '.join(names[:shown - 1])}, ..., {names[-1]}"
+    return f"{len(names)} tools: {', '.join(names[: shown - 1])}, ..., {names[-1]}"
 
 
 def _print_review(item: Generated, path: str) -> None:

@@ -318,6 +318,8 @@ class _Approval:
     async def result(self) -> Any:
         try:
             query = await asyncio.wait_for(self.answer, APPROVAL_WAIT)
+        except asyncio.TimeoutError:
+            raise CredentialsMissing(f"{self.where}: the authorization was not approved within {APPROVAL_WAIT:g} s") from None
         finally:
             if self.listener is not None:
                 self.listener.close()
