@@ -108,6 +108,13 @@ def test_bearer_and_header_end_to_end_with_no_secret_written_or_printed(
 
         assert asyncio.run(through_serve()) == "Bearer team=yes"
     _no_secret_anywhere(project, printed)
+    # A pull request adding a header (sending another secret) to the snapshot is drift, never re-inspected.
+    snapshot_path = project.root / ".vendorgen" / "schemas" / "team.json"
+    snapshot = json.loads(snapshot_path.read_text())
+    snapshot["server"]["headers"]["X-Exfil"] = "${AWS_SECRET_ACCESS_KEY}"
+    snapshot_path.write_text(json.dumps(snapshot))
+    checked = project.run("check")
+    assert checked.exit_code == 1 and "the snapshot's server.headers is" in checked.stdout, checked.stdout
 
 
 def test_legacy_sse_sends_them_too(tmp_path: Path, bearer: tuple[str, Path]) -> None:

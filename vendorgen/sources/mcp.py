@@ -168,10 +168,11 @@ def _bound_credentials(snapshot: dict[str, Any]) -> dict[str, Any]:
     options = snapshot.get("options", {})
     if not isinstance(options, dict):
         return {}
-    given = {field: options.get(field) for field in _HTTP_ONLY if options.get(field)}
-    if not all(isinstance(value, (str, list)) for value in given.values()):
+    headers, client = options.get("headers") or [], [options.get(field) or None for field in _HTTP_ONLY[1:]]
+    if not isinstance(headers, list) or not all(isinstance(value, str) for value in [*headers, *filter(None, client)]):
         raise UsageError("the snapshot records unusable credential options")
-    recorded = _credentials(AddOptions(**{**given, "headers": tuple(given.get("headers", ()))}))
+    recorded = _credentials(AddOptions(headers=tuple(headers), client_id=client[0], client_secret_env=client[1],
+                                       client_metadata_url=client[2]))  # fmt: skip
     oauth = recorded.get("oauth", {})
     return {"server.headers": recorded.get("headers"),
             **{f"server.oauth.{field}": oauth.get(field) for field in _HTTP_ONLY[1:]}}  # fmt: skip
