@@ -192,7 +192,7 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
 
 def _authorization_text(item: Generated) -> str:
     """Which authorization server the module's OAuth token came from, for the user to see at `add`."""
-    from vendorgen.generate.literals import escape_text
+    from vendorgen.text.literals import escape_text
 
     server = item.snapshot.get("server") if item.snapshot.get("kind") == "mcp" else None
     oauth = server.get("oauth") if isinstance(server, dict) else None
@@ -214,10 +214,11 @@ def _withheld_text(item: Generated) -> str:
 
 def _print_runtime_check(workspace: Any, requirement_lists: list[tuple[str, ...]]) -> None:
     """What the code just written needs at run time, and whether the project's interpreter has it."""
+    from vendorgen import sources
     from vendorgen.project import interpreter as project_python
     from vendorgen.project import requirements as runtime
 
-    needed = runtime.union(requirement_lists)
+    needed = runtime.union(requirement_lists, sources.requirement_ranges())
     interpreter = project_python.find(workspace.root)
     installed = project_python.installed_versions(interpreter, [*runtime.plain(needed), "pip"])
     statuses = runtime.status(needed, installed)
