@@ -12,10 +12,11 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from vendorgen.cli import main as vendorgen
 
 # The Client ID Metadata Document URL the suite's CIMD scenario expects a client to publish and use.
 CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
@@ -27,18 +28,17 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="conformance-user-") as directory:
         root = Path(directory)
         (root / "pyproject.toml").write_text('[project]\nname = "agent"\nversion = "0"\n')
-        env = {**os.environ, "VENDORGEN_MCP_AUTHORIZE": "fetch", "VENDORGEN_MCP_TOKENS": str(root / "tokens")}
-        command = [sys.executable, "-m", "vendorgen", "add", f"mcp:{url}", "--name", "server",
-                   "--client-metadata-url", CLIENT_METADATA_URL]  # fmt: skip
+        os.environ.update(VENDORGEN_MCP_AUTHORIZE="fetch", VENDORGEN_MCP_TOKENS=str(root / "tokens"))
+        command = ["add", f"mcp:{url}", "--name", "server", "--client-metadata-url", CLIENT_METADATA_URL]
         if context.get("client_id"):
-            env["CONFORMANCE_CLIENT_SECRET"] = context.get("client_secret", "")
+            os.environ["CONFORMANCE_CLIENT_SECRET"] = context.get("client_secret", "")
             command += ["--client-id", context["client_id"], "--client-secret-env", "CONFORMANCE_CLIENT_SECRET"]
-        added = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=120)
-        print(added.stdout + added.stderr, flush=True)
-        if added.returncode != 0:
-            return 1
-        os.environ.update(env)
         os.chdir(root)
+        try:  # in this process, as `vendorgen add ...` would run: one interpreter start less per scenario
+            vendorgen(command)
+        except SystemExit as exited:
+            if exited.code:
+                return 1
         sys.path.insert(0, str(root))
         module = importlib.import_module("tools.server")
         failed = 0
