@@ -200,6 +200,9 @@ def test_oauth_add_refresh_revoke_login_logout(tmp_path: Path, oauth: str) -> No
     assert logged_in.exit_code == 0, logged_in.stderr
     again = _call(project, "from tools import secured; print(secured.WhoamiTool()())", run_env)
     assert again.stdout.strip().startswith("Bearer"), again.stderr
+    # With a stored token nothing is discovered again: the token's record says who issued it, so no drift.
+    checked = project.run("check", "--remote", env=run_env)
+    assert checked.exit_code == 0 and "no upstream changes" in checked.stdout, checked.stdout + checked.stderr
     printed = [added.stdout, added.stderr, called.stderr, refused.stderr, logged_in.stdout, logged_in.stderr]
     for secret in (tokens["access_token"], tokens["refresh_token"]):
         assert not any(secret in text for text in printed)

@@ -126,6 +126,12 @@ class Credentials:
         if self.provider is None or self.provider.context.current_tokens is None:
             return None
         context = self.provider.context
+        store = context.storage
+        if context.oauth_metadata is None and context.protected_resource_metadata is None:
+            # A stored token was good enough: nothing was discovered this time; the token's own record says.
+            saved = store.read().get("authorization")
+            if isinstance(saved, dict):
+                return saved
         issuer = getattr(context.oauth_metadata, "issuer", None) or context.auth_server_url
         if issuer is None:  # the 2025-03-26 fallback: the server's own origin
             issuer = "{}://{}".format(*urlsplit(self.server["url"])[:2])
@@ -133,7 +139,9 @@ class Credentials:
         if issuer.endswith("/") and urlsplit(issuer).path == "/":  # mcp 1.x renders the bare origin so, 2.x not
             issuer = issuer[:-1]
         scopes = context.client_metadata.scope or getattr(context.current_tokens, "scope", None) or ""
-        return {"authorization_server": issuer, "scopes": " ".join(sorted(scopes.split()))}
+        found = {"authorization_server": issuer, "scopes": " ".join(sorted(scopes.split()))}
+        store.write(authorization=found)
+        return found
 
 
 def http_module() -> Any:
