@@ -100,14 +100,15 @@ def test_bearer_and_header_end_to_end_with_no_secret_written_or_printed(
     said = wrong.stdout + wrong.stderr
     assert wrong.exit_code != 0 and "refused access (HTTP 401" in said and "GH_TOKEN" in said
     printed += [wrong.stdout, wrong.stderr]
-    with http_server(project, env=env) as served:
+    served_errors: list[str] = []
+    with http_server(project, env=env, errors=served_errors) as served:
 
         async def through_serve() -> str:
             async with http_session(served) as session:
                 return texts(await session.call_tool("whoami", {}))
 
         assert asyncio.run(through_serve()) == "Bearer team=yes"
-    _no_secret_anywhere(project, printed)
+    _no_secret_anywhere(project, [*printed, *served_errors])
     # A pull request adding a header (sending another secret) to the snapshot is drift, never re-inspected.
     snapshot_path = project.root / ".vendorgen" / "schemas" / "team.json"
     snapshot = json.loads(snapshot_path.read_text())
