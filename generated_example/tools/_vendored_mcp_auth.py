@@ -151,6 +151,37 @@ def http_module() -> Any:
     return importlib.import_module("httpx" if hasattr(exceptions, "McpError") else "httpx2")
 
 
+def http_transport(server: dict[str, Any], connect_timeout: float) -> Any:
+    """The SDK's streamable-http or SSE client for `server` (not yet connected), sending the credentials
+    SERVER names; reads the environment and the token store now (a missing variable raises here)."""
+    oauth = server.get("oauth") or {}
+    login = f"run `vendorgen login {oauth.get('module', '')}`".replace("  ", " ")
+    credentials = Credentials(server, authorize=os.environ.get(AUTHORIZE_ENV), login_hint=login)
+    http = http_module()
+
+    def client(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
+        """The SDK's `httpx_client_factory`, with the credentials and their origin guard."""
+        return http.AsyncClient(headers={**(headers or {}), **credentials.headers}, timeout=timeout,
+                                auth=credentials.auth, event_hooks=credentials.event_hooks)  # fmt: skip
+
+    if server["transport"] == "sse":
+        from mcp.client.sse import sse_client
+
+        return sse_client(server["url"], timeout=connect_timeout, httpx_client_factory=client)
+    import mcp.client.streamable_http as streamable_http
+
+    if hasattr(streamable_http, "streamablehttp_client") and not hasattr(streamable_http, "streamable_http_client"):
+        return streamable_http.streamablehttp_client(server["url"], httpx_client_factory=client)  # before mcp 1.24
+    return _streamable_http(streamable_http, server["url"], client(timeout=http.Timeout(30.0, read=300.0)))
+
+
+@contextlib.asynccontextmanager
+async def _streamable_http(streamable_http: Any, url: str, http_client: Any) -> Any:
+    """mcp 1.24+ and 2.x: `streamable_http_client` takes the HTTP client, which is closed here."""
+    async with http_client, streamable_http.streamable_http_client(url, http_client=http_client) as streams:
+        yield streams
+
+
 # -- the token store --------------------------------------------------------------------------------
 
 
@@ -326,7 +357,7 @@ class _Approval:
     async def result(self) -> Any:
         try:
             query = await asyncio.wait_for(self.answer, APPROVAL_WAIT)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise CredentialsMissing(f"{self.where}: the authorization was not approved within {APPROVAL_WAIT:g} s") from None
         finally:
             if self.listener is not None:

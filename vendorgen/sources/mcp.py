@@ -28,7 +28,7 @@ from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
 from vendorgen.project.paths import MCP_AUTH_FILE, MCP_FILE, RUNTIME_FILE
-from vendorgen.sources import pins
+from vendorgen.sources import mcp_auth, pins
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options, seconds_from_env
 from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, server_label
@@ -59,55 +59,13 @@ def parse_target(target: str, options: AddOptions, root: Path) -> dict[str, Any]
             "--env passes variables to a stdio server's process; an HTTP server runs elsewhere and gets none"
         )
     if target.startswith("sse:"):
-        return {"transport": "sse", "url": _url(target[len("sse:") :]), **_credentials(options)}
+        return {"transport": "sse", "url": _url(target[len("sse:") :]), **mcp_auth.options_credentials(options)}
     if target.startswith(("http://", "https://")):
-        return {"transport": "streamable-http", "url": _url(target), **_credentials(options)}
+        return {"transport": "streamable-http", "url": _url(target), **mcp_auth.options_credentials(options)}
     raise UsageError(
         f"mcp:{target} names no transport; use mcp:http(s)://host/mcp (streamable-http), "
         'mcp:sse:http(s)://host/sse (legacy SSE) or "mcp:stdio:<command line>"'
     )
-
-
-_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z")  # an HTTP token (RFC 9110)
-_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_HTTP_ONLY = ("headers", "client_id", "client_secret_env", "client_metadata_url")
-
-
-def _credentials(options: AddOptions) -> dict[str, Any]:
-    """What an HTTP server is sent, by name: {"headers": {name: template}}, {"oauth": {pre-registered client}}."""
-    headers: dict[str, str] = {}
-    for given in options.headers:
-        name, equals, template = given.partition("=")
-        name = name.strip()
-        if not equals or not _HEADER_NAME.match(name):
-            raise UsageError("--header takes NAME=VALUE with an HTTP header name, e.g. 'Authorization=Bearer ${TOKEN}'")
-        if not _VARIABLE.search(template) or "$" in _VARIABLE.sub("", template) or "\n" in template or "\r" in template:
-            # Never echoed: it may be a token the shell put in place of ${NAME}.
-            raise UsageError(
-                f"--header {name}: its value must name its secret as ${{VARIABLE}}, read from the environment"
-                " at each connection (a value typed here would be written into the vendored code); quote it"
-                " with single quotes so the shell does not replace ${VARIABLE} with the secret"
-            )
-        if name.lower() in (known.lower() for known in headers):
-            raise UsageError(f"--header {name} is given twice")
-        headers[name] = template
-    oauth: dict[str, str] = {}
-    if options.client_id:
-        oauth["client_id"] = options.client_id
-    if options.client_secret_env:
-        if not options.client_id:
-            raise UsageError("--client-secret-env is the secret of --client-id: give both")
-        if not _ENV_NAME.match(options.client_secret_env):
-            raise UsageError("--client-secret-env takes a variable name; the value is read from the environment")
-        oauth["client_secret_env"] = options.client_secret_env
-    if options.client_metadata_url:
-        parts = urlsplit(options.client_metadata_url)
-        if parts.scheme != "https" or parts.path in ("", "/"):
-            raise UsageError("--client-metadata-url must be an https URL with a path (your client's metadata document)")
-        oauth["client_metadata_url"] = options.client_metadata_url
-    if oauth and any(name.lower() == "authorization" for name in headers):
-        raise UsageError("an Authorization header and an OAuth client exclude each other: give one")
-    return {**({"headers": headers} if headers else {}), **({"oauth": oauth} if oauth else {})}
 
 
 def _stdio_target(command_line: str, options: AddOptions, root: Path) -> dict[str, Any]:
@@ -117,7 +75,7 @@ def _stdio_target(command_line: str, options: AddOptions, root: Path) -> dict[st
         raise UsageError(f"cannot split the stdio command line {command_line!r}: {exc}") from None
     if not argv:
         raise UsageError('mcp:stdio: needs a command line, e.g. "mcp:stdio:python -m my_server"')
-    if given := [flag for field, flag in zip(_HTTP_ONLY, ("--header", "--client-id", "--client-secret-env",
+    if given := [flag for field, flag in zip(mcp_auth.HTTP_ONLY, ("--header", "--client-id", "--client-secret-env",
                                                            "--client-metadata-url")) if getattr(options, field)]:  # fmt: skip
         raise UsageError(f"{', '.join(given)}: for an HTTP server; a stdio server gets variables with --env")
     if not options.trust:
@@ -147,7 +105,7 @@ def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
     is split, never pinned (its package version is already written in it)."""
     if not target.startswith("stdio:"):
         transport, url = ("sse", target[len("sse:") :]) if target.startswith("sse:") else ("streamable-http", target)
-        return {"server.transport": transport, "server.url": url, **_bound_credentials(snapshot)}
+        return {"server.transport": transport, "server.url": url, **mcp_auth.bound_credentials(snapshot)}
     try:
         argv = shlex.split(target[len("stdio:") :])
     except ValueError as exc:
@@ -156,21 +114,6 @@ def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
     env = options.get("env", []) if isinstance(options, dict) else None
     return {"server.transport": "stdio", "server.command": argv[0] if argv else None, "server.args": argv[1:],
             "server.env": env}  # fmt: skip
-
-
-def _bound_credentials(snapshot: dict[str, Any]) -> dict[str, Any]:
-    """The header names and templates, and the OAuth client, that the snapshot's options say an HTTP server gets."""
-    options = snapshot.get("options", {})
-    if not isinstance(options, dict):
-        return {}
-    headers, client = options.get("headers") or [], [options.get(field) or None for field in _HTTP_ONLY[1:]]
-    if not isinstance(headers, list) or not all(isinstance(value, str) for value in [*headers, *filter(None, client)]):
-        raise UsageError("the snapshot records unusable credential options")
-    recorded = _credentials(AddOptions(headers=tuple(headers), client_id=client[0], client_secret_env=client[1],
-                                       client_metadata_url=client[2]))  # fmt: skip
-    oauth = recorded.get("oauth", {})
-    return {"server.headers": recorded.get("headers"),
-            **{f"server.oauth.{field}": oauth.get(field) for field in _HTTP_ONLY[1:]}}  # fmt: skip
 
 
 def portable_argv(argv: list[str], root: Path) -> tuple[list[str], list[int]]:
@@ -208,7 +151,6 @@ def inspect(target: str, options: AddOptions, root: Path) -> list[dict[str, Any]
     if server["transport"] == "stdio":
         # What is written down (the lock, the header) is the portable command line, never this machine's paths.
         target = "stdio:" + shlex.join([server["command"], *server["args"]])
-    from vendorgen.sources import mcp_auth
     from vendorgen.sources.mcp_listing import list_tools
 
     timeout = seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)

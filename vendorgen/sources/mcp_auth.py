@@ -1,5 +1,7 @@
-"""Authorizing vendorgen's own connections to an MCP server over HTTP (`add`, `check --remote`, `update`,
-`login`), with the code the generated tools run (`_vendored_mcp_auth.py`, shipped beside them).
+"""The credentials of an MCP server over HTTP, by name (`--header`, `--bearer-env`, a pre-registered OAuth
+client: `options_credentials`, bound to the snapshot by `bound_credentials`), and authorizing vendorgen's
+own connections to it (`add`, `check --remote`, `update`, `login`), with the code the generated tools run
+(`_vendored_mcp_auth.py`, shipped beside them).
 
 A server SERVER names no credentials for is read with the mcp SDK's OAuth client attached, refusing to
 ask a person: an open server never notices; one that answers 401 with the MCP authorization spec's
@@ -13,13 +15,73 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from vendorgen.errors import SourceUnreachable, UsageError
 from vendorgen.package.shipped import _vendored_mcp_auth as runtime
+from vendorgen.sources.base import AddOptions
 from vendorgen.sources.credentials import redacted
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z")  # an HTTP token (RFC 9110)
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+HTTP_ONLY = ("headers", "client_id", "client_secret_env", "client_metadata_url")
+
+
+def options_credentials(options: AddOptions) -> dict[str, Any]:
+    """What an HTTP server is sent, by name: {"headers": {name: template}}, {"oauth": {pre-registered client}}."""
+    headers: dict[str, str] = {}
+    for given in options.headers:
+        name, equals, template = given.partition("=")
+        name = name.strip()
+        if not equals or not _HEADER_NAME.match(name):
+            raise UsageError("--header takes NAME=VALUE with an HTTP header name, e.g. 'Authorization=Bearer ${TOKEN}'")
+        if not _VARIABLE.search(template) or "$" in _VARIABLE.sub("", template) or "\n" in template or "\r" in template:
+            # Never echoed: it may be a token the shell put in place of ${NAME}.
+            raise UsageError(
+                f"--header {name}: its value must name its secret as ${{VARIABLE}}, read from the environment"
+                " at each connection (a value typed here would be written into the vendored code); quote it"
+                " with single quotes so the shell does not replace ${VARIABLE} with the secret"
+            )
+        if name.lower() in (known.lower() for known in headers):
+            raise UsageError(f"--header {name} is given twice")
+        headers[name] = template
+    oauth: dict[str, str] = {}
+    if options.client_id:
+        oauth["client_id"] = options.client_id
+    if options.client_secret_env:
+        if not options.client_id:
+            raise UsageError("--client-secret-env is the secret of --client-id: give both")
+        if not _ENV_NAME.match(options.client_secret_env):
+            raise UsageError("--client-secret-env takes a variable name; the value is read from the environment")
+        oauth["client_secret_env"] = options.client_secret_env
+    if options.client_metadata_url:
+        parts = urlsplit(options.client_metadata_url)
+        if parts.scheme != "https" or parts.path in ("", "/"):
+            raise UsageError("--client-metadata-url must be an https URL with a path (your client's metadata document)")
+        oauth["client_metadata_url"] = options.client_metadata_url
+    if oauth and any(name.lower() == "authorization" for name in headers):
+        raise UsageError("an Authorization header and an OAuth client exclude each other: give one")
+    return {**({"headers": headers} if headers else {}), **({"oauth": oauth} if oauth else {})}
+
+
+def bound_credentials(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """The header names and templates, and the OAuth client, that the snapshot's options say an HTTP server gets."""
+    options = snapshot.get("options", {})
+    if not isinstance(options, dict):
+        return {}
+    headers, client = options.get("headers") or [], [options.get(field) or None for field in HTTP_ONLY[1:]]
+    if not isinstance(headers, list) or not all(isinstance(value, str) for value in [*headers, *filter(None, client)]):
+        raise UsageError("the snapshot records unusable credential options")
+    recorded = options_credentials(AddOptions(headers=tuple(headers), client_id=client[0], client_secret_env=client[1],
+                                       client_metadata_url=client[2]))  # fmt: skip
+    oauth = recorded.get("oauth", {})
+    return {"server.headers": recorded.get("headers"),
+            **{f"server.oauth.{field}": oauth.get(field) for field in HTTP_ONLY[1:]}}  # fmt: skip
 
 
 def credentials(server: Mapping[str, Any], name: str = "") -> Any:

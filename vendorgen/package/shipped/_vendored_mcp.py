@@ -8,7 +8,6 @@ import asyncio
 import atexit
 import base64
 import concurrent.futures
-import contextlib
 import contextvars
 import io
 import json
@@ -21,7 +20,7 @@ from typing import Any
 
 from smolagents import Tool
 
-from ._vendored_mcp_auth import AUTHORIZE_ENV, Credentials, http_module
+from ._vendored_mcp_auth import http_transport
 from ._vendored_runtime import MAX_IMAGE_PIXELS, ResultFile, _leaf, _needs, _project_root, _reason, _VendoredTool
 
 _SDK = "mcp>=1.10"  # as pip spells it
@@ -230,43 +229,12 @@ class MCPSession:
                         argv[index] = str(root / argv[index])
             command = sys.executable if argv[0] in ("python", "python3") else argv[0]
             return stdio_client(StdioServerParameters(command=command, args=argv[1:], env=env))
-        return _http_transport(server, self.connect_timeout)
+        return http_transport(server, self.connect_timeout)
 
     def describe(self) -> str:
         if self.server["transport"] == "stdio":
             return " ".join([self.server["name"] or self.server["command"], "(stdio)"])
         return str(self.server["url"])
-
-
-def _http_transport(server: dict[str, Any], connect_timeout: float) -> Any:
-    """The SDK's streamable-http or SSE client for `server`, sending the credentials SERVER names
-    (_vendored_mcp_auth.py); reads the environment and the token store now."""
-    oauth = server.get("oauth") or {}
-    login = f"run `vendorgen login {oauth.get('module', '')}`".replace("  ", " ")
-    credentials = Credentials(server, authorize=os.environ.get(AUTHORIZE_ENV), login_hint=login)
-    http = http_module()
-
-    def client(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
-        """The SDK's `httpx_client_factory`, with the credentials and their origin guard."""
-        return http.AsyncClient(headers={**(headers or {}), **credentials.headers}, timeout=timeout,
-                                auth=credentials.auth, event_hooks=credentials.event_hooks)  # fmt: skip
-
-    if server["transport"] == "sse":
-        from mcp.client.sse import sse_client
-
-        return sse_client(server["url"], timeout=connect_timeout, httpx_client_factory=client)
-    import mcp.client.streamable_http as streamable_http
-
-    if hasattr(streamable_http, "streamablehttp_client") and not hasattr(streamable_http, "streamable_http_client"):
-        return streamable_http.streamablehttp_client(server["url"], httpx_client_factory=client)  # before mcp 1.24
-    return _streamable_http(streamable_http, server["url"], client(timeout=http.Timeout(30.0, read=300.0)))
-
-
-@contextlib.asynccontextmanager
-async def _streamable_http(streamable_http: Any, url: str, http_client: Any) -> Any:
-    """mcp 1.24+ and 2.x: `streamable_http_client` takes the HTTP client, which is closed here."""
-    async with http_client, streamable_http.streamable_http_client(url, http_client=http_client) as streams:
-        yield streams
 
 
 class _MCPSDK:
