@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 
 from vendorgen.errors import SchemaError
+from vendorgen.package.shipped import _vendored_catalog
 
 # Names a generated parameter or tool must not take: they would shadow what the
 # generated code relies on (the class's own names, and the locals of the templates' `forward`).
@@ -52,6 +53,12 @@ FORBIDDEN_NAMES = frozenset(
 )
 
 
+# The names an agent gives its own tools (smolagents' final answer and default tools, the catalog's find_tools
+# and call_tool), which the catalog refuses: a remote name becomes `final_answer_`, as `self` becomes `self_`;
+# a name given as it is (a hub tool's own, an override) is refused.
+AGENT_TOOL_NAMES = _vendored_catalog.AGENT_TOOL_NAMES
+
+
 def python_name(remote: str) -> str:
     """A snake_case-ish identifier for `remote`: `get-weather` -> `get_weather`, `class` -> `class_`."""
     # Fold accents (`résumé` -> `resume`) so names stay ASCII and greppable.
@@ -63,6 +70,21 @@ def python_name(remote: str) -> str:
     if keyword.iskeyword(text) or keyword.issoftkeyword(text) or text in _RESERVED:
         text = f"{text}_"
     return text
+
+
+def tool_name(remote: str) -> str:
+    """A tool name for `remote`: python_name, and never a name of the agent's own tools (`final_answer_`)."""
+    name = python_name(remote)
+    return f"{name}_" if name in AGENT_TOOL_NAMES else name
+
+
+def refuse_agent_tool_name(name: str, where: str) -> None:
+    """Refuse a tool name given as it is (a hub tool's, an override's) that the agent gives one of its own tools."""
+    if name in AGENT_TOOL_NAMES:
+        raise SchemaError(
+            f"{where}: the tool name {name!r} is one an agent gives its own tool (smolagents, the catalog):"
+            f" it would replace that tool or stop the agent from starting; use another name (e.g. {name + '_'!r})"
+        )
 
 
 def module_name(remote: str) -> str:

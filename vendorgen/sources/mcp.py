@@ -326,8 +326,8 @@ def python_command(command: str) -> str:
 def tool_name(mcp_name: str, prefix: str = "") -> str:
     """The smolagents tool name: `get-weather` -> `get_weather`; `--prefix gh` -> `gh_get_weather`."""
     if prefix:
-        return naming.python_name(f"{prefix.rstrip('_')}_{mcp_name}")
-    return naming.python_name(mcp_name)
+        return naming.tool_name(f"{prefix.rstrip('_')}_{mcp_name}")
+    return naming.tool_name(mcp_name)
 
 
 def build(snapshot: dict[str, Any]) -> ModuleSpec:
