@@ -11,7 +11,8 @@ through, so the app answers what an app under someone else's control could:
 - ``/redirected``: FileData whose `url` is on this app, which answers it with a redirect to `--foreign`;
 - ``/picture``: a real image, as a well-behaved app sends it;
 - ``/bomb``: a PNG of a few hundred bytes whose header claims 13000x13000 pixels (169 MB decoded);
-- ``/size``: the size of an uploaded file (what a file argument sends upstream).
+- ``/size``: the size of an uploaded file (what a file argument sends upstream);
+- ``/eps``: an Encapsulated PostScript file as an Image output (PIL would start Ghostscript to decode it).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from fastapi.responses import RedirectResponse  # noqa: E402
 from PIL import Image as PILImage  # noqa: E402
 
 REDIRECT_PATH = "/redirect-out"
+# A 10x10 point EPS: PIL reads its header, and decoding it runs `gs`.
+EPS = b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\n0 0 moveto 10 10 lineto stroke\nshowpage\n%%EOF\n"
 
 
 def passing_through(component: Any) -> Any:
@@ -75,6 +78,12 @@ def build(secret: str, foreign: str, redirect: str) -> gr.Blocks:
     def bomb(text: str) -> str:
         return file.name
 
+    with tempfile.NamedTemporaryFile(suffix=".png", delete=False) as postscript:  # named as an image, as an app may
+        postscript.write(EPS)
+
+    def eps(text: str) -> str:
+        return postscript.name
+
     def size(path: str) -> str:
         return str(os.path.getsize(path))
 
@@ -86,6 +95,7 @@ def build(secret: str, foreign: str, redirect: str) -> gr.Blocks:
         gr.Button().click(redirected, text, passing_through(gr.Image(label="Redirected")), api_name="redirected")
         gr.Button().click(picture, text, gr.Image(label="Picture", type="pil"), api_name="picture")
         gr.Button().click(bomb, text, gr.Image(label="Bomb", type="filepath"), api_name="bomb")
+        gr.Button().click(eps, text, gr.Image(label="Postscript", type="filepath"), api_name="eps")
         gr.Button().click(size, gr.File(type="filepath", label="Upload"), gr.Textbox(label="Size"), api_name="size")
     return demo
 

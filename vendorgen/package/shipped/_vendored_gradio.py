@@ -8,6 +8,7 @@ import hashlib
 import inspect
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,7 +17,7 @@ from urllib.parse import quote, urlsplit
 
 from smolagents import Tool
 
-from ._vendored_runtime import MAX_IMAGE_PIXELS, ResultFile, _confined, _data_uri_bytes, _needs, _reason, _VendoredTool
+from ._vendored_runtime import ResultFile, _data_uri_bytes, _needs, _open_confined, _open_image, _reason, _VendoredTool
 
 _CLIENT = "gradio_client>=1.8"  # as pip spells it
 _FILE_DATA = "gradio.FileData"  # what gradio_client uploads a local file for, at any depth of any argument
@@ -87,7 +88,10 @@ class SpaceTool(_VendoredTool, Tool):
         finally:
             self._uploads.difference_update(id(item) for item in approved)
             for path in temporary:
-                os.remove(path)
+                if os.path.isdir(path):
+                    shutil.rmtree(path)
+                else:
+                    os.remove(path)
 
 
 def _space_address(src: str, explicit: str | None) -> tuple[str, str | bool | None]:
@@ -163,7 +167,11 @@ def _files_at(value: Any, position: str, upload: Callable[[Any], Any]) -> Any:
 
 def _file(value: Any, roots: list[str] | None, temporary: list[str], approved: list[dict[str, Any]]) -> Any:
     """A local path inside `roots` (see `_confined`), an http(s) URL, a data: URI (the file's content, as
-    serve's clients send it) or a PIL image, as gradio_client sends a file."""
+    serve's clients send it) or a PIL image, as gradio_client sends a file. A local file is copied, opened
+    once without following a link (`_open_confined`), and the copy sent: gradio_client opens what it sends by
+    name, later, when a link swapped in meanwhile would lead it anywhere."""
+    import mimetypes
+
     from gradio_client import handle_file
     from gradio_client.utils import is_http_url_like
 
@@ -172,11 +180,17 @@ def _file(value: Any, roots: list[str] | None, temporary: list[str], approved: l
             value.save(file, format="PNG")
         temporary.append(value := file.name)
     elif isinstance(value, str) and value.startswith("data:"):
-        with tempfile.NamedTemporaryFile(delete=False) as file:
+        suffix = mimetypes.guess_extension(value[5:].partition(",")[0].partition(";")[0]) or ""
+        with tempfile.NamedTemporaryFile(suffix=suffix, delete=False) as file:
             file.write(_data_uri_bytes(value))
         temporary.append(value := file.name)
     elif not is_http_url_like(str(value)):
-        value = _confined(str(value), roots)
+        with _open_confined(str(value), roots) as source:
+            directory = tempfile.mkdtemp()  # the copy keeps the file's name, which the app may read
+            temporary.append(directory)
+            name = os.path.basename(os.path.realpath(str(value))) or "file"
+            with open(value := os.path.join(directory, name), "wb") as copy:
+                shutil.copyfileobj(source, copy)
     approved.append(data := handle_file(str(value)))
     return data
 
@@ -297,25 +311,18 @@ def _stored(chunks: Iterator[bytes], directory: str) -> tuple[str, str]:
 
 
 def image_result(value: Any) -> Any:
-    """An image output as AgentImage when it is a file this runtime downloaded; anything else the
-    app answered (a path it names on this machine) as it came: text, never read. One over MAX_IMAGE_PIXELS
-    is refused from its header, as MCP and serve images are: AgentImage decodes under PIL's own bound (179 M)."""
+    """An image output as AgentImage when it is a file this runtime downloaded, opened here once: one of
+    IMAGE_FORMATS (told by its bytes: an EPS would start Ghostscript) within MAX_IMAGE_PIXELS (AgentImage would
+    decode up to PIL's own bound, 179 M), else ValueError. Anything else the app answered (a path it names on
+    this machine) as it came: text, never read."""
     from smolagents.agent_types import AgentImage
 
     if not isinstance(value, ResultFile):
         return value
-    with _needs("pillow"):
-        from PIL import Image
     try:
-        with Image.open(value) as image:  # the header only
-            pixels = image.width * image.height
-    except Image.DecompressionBombError:
-        pixels = None
-    except Exception:  # not an image PIL reads: AgentImage says so when it is used, as before
-        return AgentImage(value)
-    if pixels is None or pixels > MAX_IMAGE_PIXELS:
-        raise ValueError(f"the app's image is over {MAX_IMAGE_PIXELS} pixels: refused")
-    return AgentImage(value)
+        return AgentImage(_open_image(value))
+    except ValueError as exc:
+        raise ValueError(f"the app's image {exc}") from None
 
 
 def audio_result(value: Any) -> Any:

@@ -20,7 +20,16 @@ from typing import Any
 
 from smolagents import Tool
 
-from ._vendored_runtime import MAX_IMAGE_PIXELS, ResultFile, _leaf, _needs, _project_root, _reason, _VendoredTool
+from ._vendored_runtime import (
+    IMAGE_FORMATS,
+    MAX_IMAGE_PIXELS,
+    ResultFile,
+    _leaf,
+    _needs,
+    _project_root,
+    _reason,
+    _VendoredTool,
+)
 
 _SDK = "mcp>=1.10"  # as pip spells it
 
@@ -380,7 +389,7 @@ class ToolList(_ClosesSession, list):  # type: ignore[type-arg]
         self.session = session
 
 
-# The image formats an MCP image item is opened as, by MIME type: only these PIL plugins run
+# The format an MCP image item is opened as, by its MIME type; only those of the run time's IMAGE_FORMATS
 # (others, like PostScript, would start external programs).
 _IMAGE_FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/jpg": "JPEG", "image/gif": "GIF",
                   "image/webp": "WEBP", "image/bmp": "BMP", "image/tiff": "TIFF"}  # fmt: skip
@@ -428,7 +437,7 @@ def decoded_image(data: bytes, mime_type: str | None) -> Any:
     MAX_IMAGE_PIXELS, before any pixel is decoded. It changes no state of PIL's: safe in any thread.
     """
     image_format = _IMAGE_FORMATS.get((mime_type or "").lower())
-    if image_format is None:
+    if image_format not in IMAGE_FORMATS:
         return None
     with _needs("pillow"):
         from PIL import Image
