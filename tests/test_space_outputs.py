@@ -29,7 +29,7 @@ from tests.test_serve import stdio_session, texts
 
 SECRET = "aws_secret_access_key = NOT-FOR-THE-APP\n"
 TOKEN = "hf_outputsecret0123456789"
-ENDPOINTS = ("local_image", "local_audio", "foreign", "redirected", "picture", "bomb", "size", "eps")
+ENDPOINTS = ("local_image", "local_audio", "foreign", "redirected", "picture", "bomb", "size", "eps", "endless", "trickle")
 NOT_AN_IMAGE = "is not an image of one of the formats PNG, JPEG, GIF, WEBP, BMP, TIFF: refused"
 
 
@@ -117,6 +117,23 @@ def test_an_image_output_of_another_format_is_refused_from_its_bytes(outputs: Ou
     [result] = serve_calls(outputs, [("eps", {"text": "x"})])
     assert result.isError and f"the app's image {NOT_AN_IMAGE}" in texts(result)
     assert not ghostscript_mark.exists()
+
+
+def test_an_output_file_without_end_is_cut_at_the_tools_bounds(outputs: Outputs) -> None:
+    """The app's own origin sends a file without end, fast or slowly: refused at the tool's max_result_bytes or
+    result_seconds (issue 27 item 8), and nothing of it is left on disk."""
+    fast = outputs.tool("endless")
+    fast.max_result_bytes = 3_000_000
+    fast.setup()
+    stored = Path(fast.client.output_dir)
+    before = {path for path in stored.rglob("*") if path.is_file()}
+    with pytest.raises(ValueError, match=r"sent a file over 3,000,000 bytes: refused \(the tool's max_result_bytes\)$"):
+        fast(text="x")
+    slow = outputs.tool("trickle")
+    slow.result_seconds = 0.5
+    with pytest.raises(TimeoutError, match=r"took over 0.5 s to send a file: refused \(the tool's result_seconds\)$"):
+        slow(text="x")
+    assert not [path for path in set(stored.rglob("*")) - before if path.is_file() and path.stat().st_size > 1_000_000]
 
 
 @pytest.mark.parametrize("name", ["foreign", "redirected"])

@@ -22,8 +22,9 @@ SHIPPED = Path(__file__).resolve().parent / "shipped"
 # (tests/unit/test_runtime.py fails until it is updated after an edit of a shipped file).
 KNOWN_SHA256 = {
     "_vendored_runtime.py": "65e505ae536fa8351e606e9bfb0b6324c9b084b08a9920351de8aead7a75501a",
-    "_vendored_gradio.py": "44792b8925575ee972f0e0a1d7f990b0d9a3622a4c0b86e899269e82d52b6130",
-    "_vendored_mcp.py": "8255426d22749087aebd56df623e988cab2b479936ecb2565f74eec2f0384a94",
+    "_vendored_gradio.py": "2417483cb81c750f5c2849f66fd9e8045084c36ae7950f9cbb22043101c05105",
+    "_vendored_mcp_transport.py": "f17fa6f4574283ca49ee71c119a0f6bd3f54732f6b9a4d8f6baa36f875b791c6",
+    "_vendored_mcp.py": "a1f0e4214888bb9f52e51a6ade88eb8472dfafb6be7126e89688592eefdf0a70",
     "_vendored_langchain.py": "73acefd92211d7dbc4107107da73788e8795222e52c8663ac1cc8d6fdc4c3e24",
 }
 

@@ -35,8 +35,9 @@ VENDORED_HEADER = "# Vendored by vendorgen"
 RUNTIME_FILE = "_vendored_runtime.py"
 GRADIO_FILE = "_vendored_gradio.py"
 MCP_FILE = "_vendored_mcp.py"
+MCP_TRANSPORT_FILE = "_vendored_mcp_transport.py"
 LANGCHAIN_FILE = "_vendored_langchain.py"
-RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_FILE, LANGCHAIN_FILE)
+RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_TRANSPORT_FILE, MCP_FILE, LANGCHAIN_FILE)
 # The MCP server of the tools of one directory, and how it meets its clients (vendorgen/package/serve.py
 # writes both).
 SERVER_FILE = "_vendored_server.py"

@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
-from vendorgen.project.paths import GRADIO_FILE, LANGCHAIN_FILE, MCP_FILE, RUNTIME_FILE
+from vendorgen.project.paths import GRADIO_FILE, LANGCHAIN_FILE, MCP_FILE, MCP_TRANSPORT_FILE, RUNTIME_FILE
 from vendorgen.sources import AddOptions, Source
 
 if TYPE_CHECKING:
@@ -88,6 +88,7 @@ class SpaceSource(_Shipped):
         from vendorgen.publish.portable import url_problems
 
         return url_problems(str(snapshot.get("src", "")), "its Gradio app")
+
     def same_module(self, recorded: AddOptions, given: AddOptions) -> bool:
         api_name = given.api_name and endpoint_path(given.api_name)
         return super().same_module(recorded, replace(given, api_name=api_name))
@@ -147,7 +148,7 @@ class MCPSource(_Shipped):
         "._vendored_runtime.NOT_GIVEN",
         "._vendored_mcp.ToolList",
     }
-    package_files = (RUNTIME_FILE, MCP_FILE)
+    package_files = (RUNTIME_FILE, MCP_TRANSPORT_FILE, MCP_FILE)
     annotations = MappingProxyType({"SERVER": "dict[str, Any]"})
     requirements = ("smolagents", "mcp")
     served_name_attribute = "mcp_name"

@@ -32,6 +32,10 @@ class SpaceTool(_VendoredTool, Tool):
     # A file the app's answer places at another origin than the app's own: refused (False), or fetched
     # without the token and cookies (True). The app's own origin gets them, as on upload.
     files_from_other_origins = False
+    # The most bytes an output file may take, and the seconds its download may take: a bigger or slower one is
+    # refused (the app's answer chooses what is downloaded, and it can send without end).
+    max_result_bytes = 1_000_000_000
+    result_seconds = 300.0
     # A generated class sets `parameter_order`, the wire names of its inputs in the app's order, `file_paths`
     # where an input holds files ({name: [position as in `_files_at`, ...]}), and `parameter_defaults`, what
     # an argument left at NOT_GIVEN is sent as: the app's default when vendored (the tool does not change with the app).
@@ -60,7 +64,7 @@ class SpaceTool(_VendoredTool, Tool):
                     f"an app on Gradio 5 or later needs {_CLIENT}, which this client may be older than"
                 ) from None
         _guard_uploads(self.client, self._uploads)
-        _guard_downloads(self.client, self.src, self.files_from_other_origins)
+        _guard_downloads(self.client, self)
         self.is_initialized = True
 
     def _predict(self, arguments: dict[str, Any]) -> Any:
@@ -145,7 +149,7 @@ def _gradio_errors(src: str) -> Iterator[None]:
     try:
         yield
     except (httpx.TransportError, OSError) as exc:
-        if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError)):
+        if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError, TimeoutError)):  # ours, not httpx's
             raise
         raise ConnectionError(f"cannot reach the Gradio app {src}: {_reason(exc)}") from None
 
@@ -224,14 +228,12 @@ def _guard_uploads(client: Any, uploads: set[int]) -> None:
             endpoint.process_input_files = guarded(endpoint.process_input_files)
 
 
-def _guard_downloads(client: Any, src: str, other_origins: bool) -> None:
+def _guard_downloads(client: Any, tool: SpaceTool) -> None:
     """Download the files of the app's answers as gradio_client would (`_download`), but send its headers
     (the Hub token) and cookies only to the app's own origin."""
     for endpoint in _endpoints(client):
         if hasattr(endpoint, "_download_file"):  # endpoints of Gradio 3 apps have none
-            endpoint._download_file = lambda file, root=endpoint.root_url: _download(
-                client, root, file, src, other_origins
-            )
+            endpoint._download_file = lambda file, root=endpoint.root_url: _download(client, root, file, tool)
 
 
 class _Hidden:
@@ -251,15 +253,17 @@ def _each(value: Any, function: Callable[[Any], Any]) -> Any:
 _REDIRECTS = 20  # how many redirects a download follows (httpx's default limit)
 
 
-def _download(client: Any, root_url: str, file: dict[str, Any], src: str, other_origins: bool) -> ResultFile:
+def _download(client: Any, root_url: str, file: dict[str, Any], tool: SpaceTool) -> ResultFile:
     """One output file, stored where gradio_client stores it: <output_dir>/<sha256>/<name>.
 
     gradio_client fetches an answer's FileData `url` when it is a stream, wherever it points, with the
     client's headers, following redirects: the app's answer would choose where the token goes. Here
-    another origin is refused, or fetched without credentials (`other_origins`), redirects included.
+    another origin is refused, or fetched without credentials (the tool's `files_from_other_origins`), redirects
+    included; within the tool's `max_result_bytes` and `result_seconds`.
     """
     import httpx
 
+    src = tool.src
     url = file.get("url") if file.get("is_stream") else None
     if isinstance(url, str) and url:
         url = url if url.startswith(("http://", "https://")) else root_url + url.lstrip("/")
@@ -270,7 +274,7 @@ def _download(client: Any, root_url: str, file: dict[str, Any], src: str, other_
     with httpx.Client(verify=client.ssl_verify, follow_redirects=False) as http:
         for _ in range(_REDIRECTS):
             own = _origin(url) == _origin(root_url)
-            if not own and not other_origins:
+            if not own and not tool.files_from_other_origins:
                 raise PermissionError(
                     f"the Gradio app {src} answered with a file at another origin ({url}): not fetched; "
                     "set the tool's files_from_other_origins to fetch such files without credentials"
@@ -285,7 +289,7 @@ def _download(client: Any, root_url: str, file: dict[str, Any], src: str, other_
             raise ConnectionError(f"the Gradio app {src} redirected a file more than {_REDIRECTS} times")
         try:
             response.raise_for_status()
-            part, sha256 = _stored(response.iter_bytes(), client.output_dir)
+            part, sha256 = _stored(_bounded(response.iter_bytes(), tool), client.output_dir)
         finally:
             response.close()
     directory = os.path.join(client.output_dir, sha256)
@@ -293,6 +297,23 @@ def _download(client: Any, root_url: str, file: dict[str, Any], src: str, other_
     destination = os.path.join(directory, name if name not in ("", ".", "..") else "file")
     os.replace(part, destination)
     return ResultFile(os.path.realpath(destination))
+
+
+def _bounded(chunks: Iterator[bytes], tool: SpaceTool) -> Iterator[bytes]:
+    """`chunks` while they stay within the tool's max_result_bytes and result_seconds; ValueError or TimeoutError
+    (naming the attribute to raise) beyond."""
+    import time
+
+    deadline, size = time.monotonic() + tool.result_seconds, 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size > tool.max_result_bytes:
+            raise ValueError(f"the Gradio app {tool.src} sent a file over {tool.max_result_bytes:,} bytes: refused"
+                             " (the tool's max_result_bytes)")  # fmt: skip
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the Gradio app {tool.src} took over {tool.result_seconds:g} s to send a file:"
+                               " refused (the tool's result_seconds)")  # fmt: skip
+        yield chunk
 
 
 def _stored(chunks: Iterator[bytes], directory: str) -> tuple[str, str]:
