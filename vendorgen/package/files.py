@@ -23,8 +23,8 @@ SHIPPED = Path(__file__).resolve().parent / "shipped"
 KNOWN_SHA256 = {
     "_vendored_runtime.py": "65e505ae536fa8351e606e9bfb0b6324c9b084b08a9920351de8aead7a75501a",
     "_vendored_gradio.py": "2417483cb81c750f5c2849f66fd9e8045084c36ae7950f9cbb22043101c05105",
-    "_vendored_mcp_transport.py": "f17fa6f4574283ca49ee71c119a0f6bd3f54732f6b9a4d8f6baa36f875b791c6",
-    "_vendored_mcp.py": "a1f0e4214888bb9f52e51a6ade88eb8472dfafb6be7126e89688592eefdf0a70",
+    "_vendored_mcp_transport.py": "ef07af9825a0ea407fddc0ae2e8748ffc6b30036e67ff840eacff51ea1a0ca25",
+    "_vendored_mcp.py": "945c32b6e74bb13d5f7b876401f45e45ac62614732964293b6652d58c8533d3d",
     "_vendored_langchain.py": "73acefd92211d7dbc4107107da73788e8795222e52c8663ac1cc8d6fdc4c3e24",
 }
 

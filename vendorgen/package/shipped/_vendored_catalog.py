@@ -259,7 +259,8 @@ def build(
     tool_classes: list[type], index: dict[str, str], call_tool: bool, matches: int, listed: bool | None
 ) -> list[Any]:
     """What `catalog_tools` returns (see the module docstring)."""
-    if taken := sorted(str(tool_class.name) for tool_class in tool_classes if tool_class.name in AGENT_TOOL_NAMES):
+    names = [str(getattr(tool_class, "name", "")) for tool_class in tool_classes]
+    if taken := sorted(name for name in names if name in AGENT_TOOL_NAMES):
         raise ValueError(
             f"the tools {', '.join(taken)} have names an agent gives its own tools; rename them"
             " (`vendorgen update` renames a vendored one, as `name_`)"

@@ -20,7 +20,7 @@ from typing import Any
 
 from smolagents import Tool
 
-from ._vendored_mcp_transport import client
+from ._vendored_mcp_transport import sdk_client
 from ._vendored_runtime import (
     IMAGE_FORMATS,
     MAX_IMAGE_PIXELS,
@@ -222,7 +222,7 @@ class MCPSession:
     def transport(self) -> Any:
         """The mcp SDK client for the server, not yet connected."""
         _mcp_sdk()  # mcp is there
-        return client(self.server, self.connect_timeout, self.max_message_bytes)
+        return sdk_client(self.server, self.connect_timeout, self.max_message_bytes)
 
     def describe(self) -> str:
         if self.server["transport"] == "stdio":
@@ -414,7 +414,7 @@ def decoded_image(data: bytes, mime_type: str | None) -> Any:
     MAX_IMAGE_PIXELS, before any pixel is decoded. It changes no state of PIL's: safe in any thread.
     """
     image_format = _IMAGE_FORMATS.get((mime_type or "").lower())
-    if image_format not in IMAGE_FORMATS:
+    if image_format is None or image_format not in IMAGE_FORMATS:
         return None
     with _needs("pillow"):
         from PIL import Image

@@ -28,7 +28,7 @@ _EVENT_END = re.compile(rb"\r?\n\r?\n")  # of an event in an event stream
 _LINES_CODEC = "vendored_mcp_lines_"  # + the bound: how a stdio client's output is read (_Lines)
 
 
-def client(server: dict[str, Any], connect_timeout: float, limit: int | None) -> Any:
+def sdk_client(server: dict[str, Any], connect_timeout: float, limit: int | None) -> Any:
     """The mcp SDK client for `server` (a module's SERVER), not yet connected; a message over `limit` bytes
     (None: MAX_MESSAGE_BYTES) is refused."""
     limit = limit or MAX_MESSAGE_BYTES
@@ -48,8 +48,10 @@ def client(server: dict[str, Any], connect_timeout: float, limit: int | None) ->
                 if isinstance(index, int) and 0 <= index < len(argv):
                     argv[index] = str(root / argv[index])
         command = sys.executable if argv[0] in ("python", "python3") else argv[0]
-        bounded = {"encoding": _lines_codec(limit)} if "encoding" in StdioServerParameters.model_fields else {}
-        return stdio_client(StdioServerParameters(command=command, args=argv[1:], env=env, **bounded))
+        parameters = StdioServerParameters(command=command, args=argv[1:], env=env)
+        if "encoding" in StdioServerParameters.model_fields:  # mcp 1.x; each line read within `limit`
+            parameters.encoding = _lines_codec(limit)
+        return stdio_client(parameters)
     factory = functools.partial(_http_client, limit)
     if server["transport"] == "sse":
         from mcp.client.sse import sse_client
@@ -75,7 +77,7 @@ def _http_client(limit: int, headers: Any = None, timeout: Any = None, auth: Any
     """An httpx client as the SDK makes one (its factory's signature), reading every message within `limit`."""
     import httpx
 
-    transport = _BoundedTransport(httpx.AsyncHTTPTransport(), limit)
+    transport: Any = _BoundedTransport(httpx.AsyncHTTPTransport(), limit)
     timeout = timeout or httpx.Timeout(30.0, read=300.0)  # the SDK's own
     return httpx.AsyncClient(follow_redirects=True, headers=headers, timeout=timeout, auth=auth, transport=transport)
 
@@ -147,7 +149,7 @@ def _bounded_stream() -> type:
                         yield bytes(held[: ends[-1]])
                         del held[: ends[-1]]
                 if len(held) > self.limit:
-                    refusal = _refusal(held[:_HEAD], self.request_id, self.limit)
+                    refusal = _refusal(bytes(held[:_HEAD]), self.request_id, self.limit)
                     yield b"event: message\ndata: " + refusal + b"\n\n" if self.kind == "text/event-stream" else refusal
                     return
             yield bytes(held)
@@ -192,8 +194,8 @@ class _Lines(codecs.IncrementalDecoder):
         self.line = bytearray()
         self.dropping = False  # the rest of a line that was refused
 
-    def decode(self, data: bytes, final: bool = False) -> str:
-        lines = []
+    def decode(self, data: Any, final: bool = False) -> str:
+        data, lines = bytes(data), []
         start = 0
         while start < len(data):
             end = data.find(b"\n", start)
