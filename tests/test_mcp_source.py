@@ -417,7 +417,7 @@ def test_prefix_and_descriptions() -> None:
     ],
 )  # fmt: skip
 def test_parse_target(target: str, expected: dict[str, Any]) -> None:
-    assert mcp_source.parse_target(target, AddOptions(trust=True)) == expected
+    assert mcp_source.parse_target(target, AddOptions(trust=True), REPO) == expected
 
 
 @pytest.mark.parametrize(
@@ -886,7 +886,9 @@ def test_http_calls(http_module: ModuleType) -> None:
     assert tools["get_weather"](city="Oslo", unit="f", days=3) == "Oslo: 68F x3"
     assert tools["lookup_user"](user_id=2)["name"] == "user2"
     assert tools["get_env"](name="VENDORGEN_TEST_VAR") == "the server's own"
-    assert counter(http_module)["pid"] == counter(http_module)["pid"]
+    first, second = counter(http_module), counter(http_module)
+    assert first["pid"] != os.getpid()  # answered by the server process, not in this one
+    assert second["count"] == first["count"] + 1  # each call reached it once
 
 
 def test_http_reconnects_after_a_server_restart(tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -966,7 +968,7 @@ def test_mcpadapt_alone_reads_only_the_first_page() -> None:
     theirs, _ = mcpadapt_tools(params)
     assert [tool.name for tool in theirs] == ["tree_sum", "hostile_text"]
     info, everything, _ = mcp_listing.list_tools({"transport": "stdio", "command": "python",
-                                              "args": params.args, "env": ["PYTHONPATH"]})  # fmt: skip
+                                              "args": params.args, "env": ["PYTHONPATH"]}, REPO)  # fmt: skip
     assert [tool["name"] for tool in everything] == mcp_lowlevel.TOOL_NAMES
     assert info["name"] == "vendorgen-lowlevel"
 
@@ -1067,8 +1069,8 @@ def test_many_tools_over_pages(tmp_path_factory: pytest.TempPathFactory) -> None
 
 
 def generated(input_schema: Any, **tool: Any) -> tuple[str, Any]:
-    from vendorgen.generate.formatter import format_source
     from vendorgen.generate.render import render_module
+    from vendorgen.text.formatter import format_source
 
     snapshot = {
         "kind": "mcp", "source": "mcp:http://127.0.0.1:1/mcp", "name": "cases",

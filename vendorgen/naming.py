@@ -10,7 +10,6 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 
 from vendorgen.errors import SchemaError
-from vendorgen.package.shipped import _vendored_catalog
 
 # Names a generated parameter or tool must not take: they would shadow what the
 # generated code relies on (the class's own names, and the locals of the templates' `forward`).
@@ -53,10 +52,17 @@ FORBIDDEN_NAMES = frozenset(
 )
 
 
-# The names an agent gives its own tools (smolagents' final answer and default tools, the catalog's find_tools
-# and call_tool), which the catalog refuses: a remote name becomes `final_answer_`, as `self` becomes `self_`;
-# a name given as it is (a hub tool's own, an override) is refused.
-AGENT_TOOL_NAMES = _vendored_catalog.AGENT_TOOL_NAMES
+# The names an agent gives its own tools: smolagents' final answer and default tools, and the catalog's
+# find_tools and call_tool. An upstream tool under one of them would take the agent's own (its final answer
+# sent upstream) or stop it from starting (two tools of one name): a remote name becomes `final_answer_`, as
+# `self` becomes `self_`; a name given as it is (a hub tool's own, an override) is refused. The shipped catalog
+# refuses them too (its AGENT_TOOL_NAMES; tests/test_agent_tool_names.py holds both to smolagents' list).
+AGENT_TOOL_NAMES = frozenset(
+    {
+        "final_answer", "python_interpreter", "user_input", "web_search", "visit_webpage", "wikipedia_search",
+        "transcriber", "find_tools", "call_tool",
+    }
+)  # fmt: skip
 
 
 def python_name(remote: str) -> str:
