@@ -202,7 +202,7 @@ def load_config(root: Path) -> Config:
         raise UsageError(f"pyproject.toml: {exc}") from None
     table = document.get("tool", {}).get("vendorgen", {})
     _check_table(table, _ROOT_KEY, {"output_dir": str, "line_length": int, "templates": str, "overrides": dict,
-                                    "sources": dict})  # fmt: skip
+                                    "sources": dict, "review": dict})  # fmt: skip
     output_dir = table.get("output_dir", DEFAULT_OUTPUT_DIR)
     if not output_dir.strip():
         raise UsageError(f"{_key(_ROOT_KEY, 'output_dir')} must not be empty")
