@@ -17,14 +17,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from vendorgen import naming, sources
+from vendorgen import __version__, naming, sources
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.package import derived, files
-from vendorgen.package.files import RuntimeEntry
 from vendorgen.package.server_text import served_text
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
-from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.lockfile import LockEntry, RuntimeEntry
 from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, SERVER_FILES
 from vendorgen.project.workspace import Workspace
 from vendorgen.review.annotations import read_only_tools
@@ -65,8 +64,9 @@ def server_module(
 
     `pending`: files about to be written (root-relative path -> text), read instead of the disk's.
     """
-    from vendorgen import __version__
-    from vendorgen.package.shipped._vendored_server import definition_hashes
+    from vendorgen.package.shipped._vendored_server import (
+        definition_hashes,  # the shipped file: only when one is written
+    )
 
     directory = derived.one_directory(entries, "vendorgen serve")
     parts = PurePosixPath(directory).parts
