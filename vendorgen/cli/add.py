@@ -245,13 +245,12 @@ def _classes(item: Generated, shown: int = 5) -> str:
 
 
 def _print_review(item: Generated, path: str) -> None:
-    """For a module carrying its author's code: what it imports and what deserves a look, by line of `path`."""
-    if not item.module.carried_code:
+    """For a module whose kind asks for a review (its author's code): what deserves a look, by line of `path`."""
+    found = item.source.review(item.code)
+    if found is None:
         return
-    from vendorgen.sources.hub_review import review
-
     _say(f"review of {path} ({item.module.source} at {item.module.revision[:12]}):")
-    for line in review(item.code).lines():
+    for line in found.lines():
         _say(line)
     _say(f"  requirements: {', '.join(item.module.requirements) or 'none declared'}")
 
