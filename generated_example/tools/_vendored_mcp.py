@@ -20,6 +20,7 @@ from typing import Any
 
 from smolagents import Tool
 
+from ._vendored_mcp_auth import http_transport
 from ._vendored_mcp_transport import sdk_client
 from ._vendored_runtime import (
     IMAGE_FORMATS,
@@ -222,6 +223,8 @@ class MCPSession:
     def transport(self) -> Any:
         """The mcp SDK client for the server, not yet connected."""
         _mcp_sdk()  # mcp is there
+        if self.server.get("headers") or self.server.get("oauth"):  # with the credentials SERVER names
+            return http_transport(self.server, self.connect_timeout)
         return sdk_client(self.server, self.connect_timeout, self.max_message_bytes)
 
     def describe(self) -> str:
