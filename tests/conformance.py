@@ -86,7 +86,7 @@ def run_client_scenario(command: list[str], scenario: str, timeout: float = 180,
 def _run(arguments: list[str], scenario: str, timeout: float) -> Scenario:
     with tempfile.TemporaryDirectory(prefix="conformance-") as results:
         finished = _suite([*arguments, "--output-dir", results], timeout=timeout)
-        checks = [check for path in sorted(Path(results).glob("*/checks.json"))
+        checks = [check for path in sorted(Path(results).rglob("checks.json"))
                   for check in json.loads(path.read_text())]  # fmt: skip
     return Scenario(scenario, checks, finished.stdout + finished.stderr)
 

@@ -1,36 +1,68 @@
-"""Generated MCP tools as the client of a conformance suite client scenario: `python -m tests.conformance_client
-PROJECT URL` vendors the scenario's server at URL into PROJECT with `vendorgen add`, imports the module as a
-user's code does, and calls each tool the scenario names with the handler the scenario needs.
+"""A vendorgen user as the MCP conformance suite's client: `python -m tests.conformance_client URL`.
 
-elicitation-sep1034-client-defaults: the handler accepts with empty content; the run time applies the
-schema's defaults (SEP-1034) before the server sees the answer.
+What a user does, in a new project: `vendorgen add mcp:URL` (with the pre-registered OAuth client the
+suite hands over in MCP_CONFORMANCE_CONTEXT, the way a user passes theirs), then load the generated tools
+with smolagents and call each one. The suite's authorization servers approve as soon as the authorization
+URL is requested, so VENDORGEN_MCP_AUTHORIZE=fetch stands in for the person at the browser. Each tool gets the
+handlers its scenario needs (elicitation-sep1034-client-defaults: one that accepts with empty content, and the
+run time applies the schema's defaults, SEP-1034, before the server sees the answer). Exits 1 when `add` or a
+call fails; prints what it did.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import os
-import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+from vendorgen.cli import main as vendorgen
+
+# The Client ID Metadata Document URL the suite's CIMD scenario expects a client to publish and use.
+CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
+# The handlers (set_handlers) a scenario's tools are called with, by the scenario the suite names.
 HANDLERS = {"elicitation-sep1034-client-defaults": {"elicitation": lambda params: {"action": "accept", "content": {}}}}
 
 
-def main(project: Path, url: str) -> None:
-    scenario = os.environ["MCP_CONFORMANCE_SCENARIO"]
-    name = "conformance_" + scenario.replace("-", "_").replace("/", "_")
-    added = subprocess.run([sys.executable, "-m", "vendorgen", "add", f"mcp:{url}", "--name", name],
-                           cwd=project, capture_output=True, text=True)  # fmt: skip
-    if added.returncode != 0:
-        raise SystemExit(f"vendorgen add failed: {added.stderr}")
-    sys.path.insert(0, str(project))
-    module = importlib.import_module(f"tools.{name}")
-    with module.tools() as tools:
-        for tool in tools:
-            tool.set_handlers(**HANDLERS.get(scenario, {}))
-            print(tool.name, "->", tool())
+def main() -> int:
+    url = sys.argv[-1]
+    handlers = HANDLERS.get(os.environ.get("MCP_CONFORMANCE_SCENARIO", ""), {})
+    context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    with tempfile.TemporaryDirectory(prefix="conformance-user-") as directory:
+        root = Path(directory)
+        (root / "pyproject.toml").write_text('[project]\nname = "agent"\nversion = "0"\n')
+        os.environ.update(VENDORGEN_MCP_AUTHORIZE="fetch", VENDORGEN_MCP_TOKENS=str(root / "tokens"))
+        command = ["add", f"mcp:{url}", "--name", "server", "--client-metadata-url", CLIENT_METADATA_URL]
+        if context.get("client_id"):
+            os.environ["CONFORMANCE_CLIENT_SECRET"] = context.get("client_secret", "")
+            command += ["--client-id", context["client_id"], "--client-secret-env", "CONFORMANCE_CLIENT_SECRET"]
+        os.chdir(root)
+        try:  # in this process, as `vendorgen add ...` would run: one interpreter start less per scenario
+            vendorgen(command)
+        except SystemExit as exited:
+            if exited.code:
+                return 1
+        sys.path.insert(0, str(root))
+        module = importlib.import_module("tools.server")
+        failed = 0
+        with module.tools() as tools:
+            for tool in tools:
+                tool.set_handlers(**handlers)
+                arguments = {name: _value(spec) for name, spec in tool.inputs.items() if not spec.get("nullable")}
+                try:
+                    print(f"{tool.name}: {tool(**arguments)!r}", flush=True)
+                except Exception as exc:  # noqa: BLE001 - report every failed call, then exit 1
+                    print(f"{tool.name} failed: {exc}", flush=True)
+                    failed += 1
+        return 1 if failed else 0
+
+
+def _value(spec: dict) -> object:
+    """An argument for an input of this type (the suite's tools take numbers and strings)."""
+    return {"integer": 1, "number": 1.0, "boolean": True, "array": [], "object": {}}.get(spec.get("type"), "x")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), sys.argv[2])
+    sys.exit(main())

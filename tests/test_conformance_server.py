@@ -14,7 +14,6 @@ import json
 import logging
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -81,9 +80,8 @@ def test_serve_lists_the_upstream_schemas_as_the_snapshot_holds_them(vendored: P
             assert json.dumps(tool.get(part)) == json.dumps(upstream.get(part)), (upstream["name"], part)
 
 
-def test_generated_tools_apply_elicitation_defaults_as_a_client(tmp_path: Path) -> None:
-    project = new_project(tmp_path)
-    command = ["env", f"PYTHONPATH={REPO}", sys.executable, "-m", "tests.conformance_client", str(project.root)]
+def test_generated_tools_apply_elicitation_defaults_as_a_client() -> None:
+    command = ["env", f"PYTHONPATH={REPO}", sys.executable, "-m", "tests.conformance_client"]
     scenario = run_client_scenario(command, "elicitation-sep1034-client-defaults")
     assert scenario.passed, scenario.failures or scenario.output[-4000:]
 

@@ -35,17 +35,20 @@ VENDORED_HEADER = "# Vendored by vendorgen"
 RUNTIME_FILE = "_vendored_runtime.py"
 GRADIO_FILE = "_vendored_gradio.py"
 MCP_FILE = "_vendored_mcp.py"
+MCP_TRANSPORT_FILE = "_vendored_mcp_transport.py"
+MCP_AUTH_FILE = "_vendored_mcp_auth.py"  # how MCP tools authenticate over HTTP (headers, OAuth)
 MCP_CALLS_FILE = "_vendored_mcp_calls.py"  # the MCP part's calls over the SDK, and what a server sends besides answers
 LANGCHAIN_FILE = "_vendored_langchain.py"
-RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_FILE, MCP_CALLS_FILE, LANGCHAIN_FILE)
+RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_TRANSPORT_FILE, MCP_AUTH_FILE, MCP_CALLS_FILE, MCP_FILE, LANGCHAIN_FILE)
 # The MCP server of the tools of one directory, and how it meets its clients (vendorgen/package/serve.py
 # writes both).
 SERVER_FILE = "_vendored_server.py"
-# The server's transports (stdio pipes, streamable HTTP), shipped beside it.
+# The server's transports (stdio pipes, streamable HTTP behind its token check), shipped beside it.
 TRANSPORT_FILE = "_vendored_transport.py"
 # Its request handlers, one group per capability, and what a call carries besides its answer.
 HANDLERS_FILE = "_vendored_handlers.py"
-# A served tool's value as MCP content items.
+# How a call's values cross between client and tool (file arguments in, content items out, an upstream's answer
+# passed on).
 CONTENT_FILE = "_vendored_content.py"
 # What it pins of upstream MCP tools, and the drift check.
 PINS_FILE = "_vendored_pins.py"

@@ -120,6 +120,7 @@ def build_folder(workspace: Workspace, reference: str, repo_id: str, tool_name: 
         schema_sha256=generated.schema_sha256,
         gradio_version=_installed(_SDK_PROVIDED),
         vendorgen_version=__version__,
+        secrets=_secrets(generated.snapshot),
     )
     app_py = render_file("push/app.py.j2", templates, **_app_context(module.tools[0]))
     pins = render_file("push/requirements.txt.j2", templates, requirements=requirements(tool_py, module.requirements))
@@ -287,6 +288,14 @@ def _installed(distribution: str) -> str | None:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
         return None
+
+
+def _secrets(snapshot: dict[str, Any]) -> list[str]:
+    """The environment variables the tool reads for its MCP server's credentials (to set as the Space's secrets)."""
+    from vendorgen.package.shipped._vendored_mcp_auth import variables
+
+    server = snapshot.get("server") if snapshot.get("kind") == "mcp" else None
+    return variables(server) if isinstance(server, dict) and server.get("transport") != "stdio" else []
 
 
 def _notes(workspace: Workspace, entry: LockEntry) -> tuple[str, ...]:

@@ -44,6 +44,12 @@ class AddOptions:
     class_name: str | None = None
     keep_going: bool = False
     token: str | None = None
+    # An HTTP MCP server's credentials, by name only: "Header=template with ${VARIABLE}"; a pre-registered
+    # OAuth client's id, the variable holding its secret, or the URL of its client metadata document.
+    headers: tuple[str, ...] = ()
+    client_id: str | None = None
+    client_secret_env: str | None = None
+    client_metadata_url: str | None = None
 
 
 class Review(Protocol):
@@ -219,5 +225,6 @@ def check_options(source: Source, given: Mapping[str, str]) -> None:
 # The command-line flag of each AddOptions field, in `vendorgen add --help` order.
 _FLAGS = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "trust": "--trust", "env": "--env",
           "tools": "--tool", "prefix": "--prefix", "class_name": "--class", "keep_going": "--keep-going",
-          "name": "--name", "token": "--token"}  # fmt: skip
+          "name": "--name", "token": "--token", "headers": "--header", "client_id": "--client-id",
+          "client_secret_env": "--client-secret-env", "client_metadata_url": "--client-metadata-url"}  # fmt: skip
 OPTION_FIELDS = tuple(_FLAGS)  # every AddOptions field but none other

@@ -60,7 +60,8 @@ def _refused(message: str) -> Exception:
 
 
 def _content() -> Any:
-    """Conversions of values to MCP content, beside this file (on first use, like the runtime)."""
+    """How a call's values cross between client and tool (`_vendored_content.py` beside this file), on first use:
+    `serve --list` runs this module before that file is written."""
     from . import _vendored_content
 
     return _vendored_content
@@ -91,7 +92,7 @@ def _served_description(spec: dict[str, Any]) -> str | None:
     caller it takes (a PIL image, any local path); None for other inputs."""
     description = str(spec.get("description", ""))
     note = next((note for note in PYTHON_FILE_NOTES.values() if description.endswith(note)), None)
-    if note is None and spec.get("type") not in ("image", "audio"):
+    if note is None and not _content().is_media(spec):
         return None
     return f"{description.removesuffix(note or '').rstrip()} {_FILE_INPUT}".strip()
 
@@ -215,17 +216,10 @@ class Toolset:
             where = ".".join(str(part) for part in error.absolute_path) or "arguments"
             raise _refused(f"{tool.name}: bad argument {where}: {error.message}")
         for key, spec in tool.inputs.items():
-            if spec["type"] not in ("image", "audio") or not isinstance(value := arguments.get(key), str):
-                continue
-            if value.startswith("data:") and spec["type"] == "image":
-                try:
-                    arguments[key] = _content().data_uri_image(value)
-                except ValueError as exc:
-                    raise _refused(str(exc)) from None
-            elif not value.startswith(("data:", "http://", "https://")):
+            if _content().is_media(spec) and isinstance(value := arguments.get(key), str):
                 try:  # for every tool, the rule the Gradio tools hold any file argument to
-                    _runtime()._confined(value, self.file_roots)
-                except PermissionError as exc:
+                    arguments[key] = _content().file_argument(value, spec, self.file_roots)
+                except (PermissionError, ValueError) as exc:
                     raise _refused(f"{tool.name}: {exc}") from None
         return tool, arguments
 
@@ -255,12 +249,12 @@ class Toolset:
         value = tool(**arguments)
         if name in self.listed and "outputSchema" in self.listed[name] and getattr(tool, "result_key", None):
             # Served with its upstream's output schema, which wraps a plain value (an edited forward()'s too).
-            return _content().items(value, tool.output_type), {tool.result_key: value}
+            return _content().content(value, tool.output_type), {tool.result_key: value}
         if (getattr(tool, "output_schema", None) or "outputSchema" in self.listed.get(name, {})) and isinstance(
             value, dict
         ):
-            return [_content().text(json.dumps(value, ensure_ascii=False, default=str))], value
-        return _content().items(value, tool.output_type), None
+            return [_content().text_item(json.dumps(value, ensure_ascii=False, default=str))], value
+        return _content().content(value, tool.output_type), None
 
 
 class MCPRequest(NamedTuple):
@@ -319,6 +313,27 @@ def _instructions(chosen: Sequence[Any]) -> str | None:
     return "\n\n".join(f"{module}: {text}" for module, text in said.items()) or None
 
 
+def _token(args: Any, fail: Any) -> tuple[str | None, bool]:
+    """The token streamable HTTP requires, and whether it was made now (then the printed URL carries it):
+    $--token-env, else a new one unless --no-token. Another local user can reach a loopback port too."""
+    if args.token_env and args.no_token:
+        fail("--token-env and --no-token exclude each other")
+    if args.transport != "streamable-http":
+        return None, False
+    if args.token_env:
+        if not (token := os.environ.get(args.token_env)):
+            fail(f"--token-env {args.token_env}: that environment variable is not set")
+        return token, False
+    if args.no_token:
+        print(
+            "warning: --no-token: any local user (and with --allow-remote anyone) can call these tools", file=sys.stderr
+        )
+        return None, False
+    import secrets
+
+    return secrets.token_urlsafe(32), True
+
+
 def main(
     tools: Sequence[Any],
     pinned: dict[str, dict[str, str]],
@@ -337,7 +352,8 @@ def main(
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--allow-remote", action="store_true", help="bind an address other than loopback")
-    parser.add_argument("--token-env", metavar="NAME", help="require `Authorization: Bearer $NAME`")
+    parser.add_argument("--token-env", metavar="NAME", help="require the token $NAME (default: one made now)")
+    parser.add_argument("--no-token", action="store_true", help="require no token: your own auth is in front")
     parser.add_argument("--allow-drift", action="store_true", help="serve MCP tools whose upstream changed")
     parser.add_argument(
         "--stateless", action="store_true", help="streamable-http: no session between requests (for replicas)"
@@ -373,11 +389,7 @@ def main(
         return
     if not _is_loopback(args.host) and not args.allow_remote:
         fail(f"--host {args.host} is not a loopback address: add --allow-remote to serve other machines")
-    token = None
-    if args.token_env:
-        token = os.environ.get(args.token_env)
-        if not token:
-            fail(f"--token-env {args.token_env}: that environment variable is not set")
+    token, made = _token(args, fail)
     try:
         instances = [cls() for cls in chosen]
     except Exception as exc:
@@ -397,6 +409,6 @@ def main(
         return
     hosts = set(_LOOPBACK_NAMES) | ({args.host} if args.allow_remote else set())
     try:
-        run_http(server, args.host, args.port, hosts, token, args.stateless)
+        run_http(server, args.host, args.port, hosts, token, args.stateless, shown=made)
     except OSError as exc:
         fail(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}")
