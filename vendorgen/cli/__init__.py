@@ -70,7 +70,10 @@ def _main(argv: Sequence[str] | None) -> None:
         cli.main(args=list(argv) if argv is not None else None, prog_name="vendorgen", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # `vendorgen` alone: the help, as --help shows it
         _echo(exc.ctx.get_help() if exc.ctx else "")
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__context__, KeyboardInterrupt):  # click makes Ctrl-C an Abort
+            _echo("interrupted", err=True)
+            sys.exit(130)
         _echo("aborted", err=True)
         sys.exit(1)
     except click.ClickException as exc:

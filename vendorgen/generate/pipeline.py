@@ -72,6 +72,9 @@ def inspect(uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
 
 
 def _inspect(source: Source, target: str, uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
+    from vendorgen.interrupts import raise_if_interrupted
+
+    raise_if_interrupted()  # a source read after Ctrl-C (another thread's) is not contacted
     with sources.shown_wait(uri):
         snapshots = source.inspect(target, options)
     # Through JSON and back, so what is generated now is exactly what the committed snapshot regenerates.

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import sys
 import threading
 import time
 from collections.abc import Iterator, Mapping
@@ -315,6 +316,16 @@ def show_waits(stream: TextIO | None) -> None:
     _wait_stream = stream
 
 
+_wait_line = threading.Lock()  # held while a wait line is written
+
+
+def print_above_waits(text: str) -> None:
+    """`text` on stderr, on lines of its own: a wait line shown is erased first (it is written again)."""
+    with _wait_line:
+        sys.stderr.write(("\r\033[K" if _wait_stream is not None else "") + text + "\n")
+        sys.stderr.flush()
+
+
 @contextmanager
 def shown_wait(what: str) -> Iterator[None]:
     """After SHOW_AFTER seconds in the block, `waiting for <what> (N s)` on the stream, updated every second.
@@ -331,12 +342,14 @@ def shown_wait(what: str) -> Iterator[None]:
     def show() -> None:
         shown = False
         while not done.wait(SHOW_AFTER if not shown else 1.0):
-            stream.write(f"\r\033[Kwaiting for {what} ({time.monotonic() - started:.0f} s)")
-            stream.flush()
+            with _wait_line:
+                stream.write(f"\r\033[Kwaiting for {what} ({time.monotonic() - started:.0f} s)")
+                stream.flush()
             shown = True
         if shown:
-            stream.write("\r\033[K")
-            stream.flush()
+            with _wait_line:
+                stream.write("\r\033[K")
+                stream.flush()
 
     thread = threading.Thread(target=show, daemon=True)
     thread.start()

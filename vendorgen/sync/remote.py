@@ -167,10 +167,17 @@ def per_source(
     with ThreadPoolExecutor(max_workers=max(1, min(REMOTE_CONCURRENCY, len(by_source)))) as pool:
         futures = {pool.submit(lambda group: [work(entry) for entry in group], group): group
                    for group in by_source.values()}  # fmt: skip
-        for future in as_completed(futures):
-            results = future.result()
-            done.update((entry.name, result) for entry, result in zip(futures[future], results))
-            progress(len(results))
+        try:
+            for future in as_completed(futures):
+                results = future.result()
+                done.update((entry.name, result) for entry, result in zip(futures[future], results))
+                progress(len(results))
+        except KeyboardInterrupt:  # the sources being read stop now, the others are not contacted
+            from vendorgen.interrupts import interrupt
+
+            interrupt()
+            pool.shutdown(cancel_futures=True)  # and waits for the readers, which end their servers
+            raise
     return [done[entry.name] for entry in entries]
 
 
