@@ -5,8 +5,9 @@
 Each copy leaves a file named after its process id in DIR, then by MODE:
 - `sleep`: prints a line on stderr and never answers (a server that hangs starting up);
 - `roots`: a server like server-everything: it says its tool list may change, asks a client that declares
-  roots for them and lists one tool; while DIR holds a file `stall`, it never answers a client with
-  capabilities (the second listing, which names what a server withholds, waits until it is interrupted).
+  roots for them and lists one tool (its `serverInfo.version` is the text of DIR/version, else 1); while
+  DIR holds a file `stall`, it never answers a client with capabilities (the second listing, which names
+  what a server withholds, waits until it is interrupted).
 """
 
 from __future__ import annotations
@@ -26,6 +27,12 @@ def send(message: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+def version(directory: Path) -> str:
+    """What the server says its version is: DIR/version's text, else 1."""
+    path = directory / "version"
+    return path.read_text().strip() if path.exists() else "1"
+
+
 def main() -> None:
     mode, directory = sys.argv[1], Path(sys.argv[2])
     (directory / str(os.getpid())).touch()
@@ -39,8 +46,9 @@ def main() -> None:
         method = message.get("method")
         if method == "initialize":
             capable = "roots" in message["params"].get("capabilities", {})
+            info = {"name": "stalling", "version": version(directory)}
             send({"id": message["id"], "result": {"protocolVersion": message["params"]["protocolVersion"],
-                  "capabilities": {"tools": {"listChanged": True}}, "serverInfo": {"name": "stalling", "version": "1"}}})  # fmt: skip
+                  "capabilities": {"tools": {"listChanged": True}}, "serverInfo": info}})  # fmt: skip
         elif method == "notifications/initialized" and capable:
             send({"id": "roots", "method": "roots/list"})
             (directory / f"{os.getpid()}.asked").touch()

@@ -61,7 +61,8 @@ def refuse_unreviewed(workspace: Workspace, entry: LockEntry, snapshot: dict[str
         reasons.append(f"{entry.schema} is not the snapshot the lock names")
     on_disk = workspace.read_file(entry.path)
     if on_disk is None:
-        reasons.append(f"{entry.path} is missing, so nothing reviewed names the snapshot")
+        reasons.append(f"{entry.path} is missing, so nothing reviewed names the snapshot"
+                       f" (`vendorgen update --offline {entry.name}` writes it again from the snapshot)")  # fmt: skip
     elif not names_hash(on_disk, entry.schema_sha256):
         reasons.append(f"{entry.path} does not name the snapshot the lock names")
     if reasons:

@@ -134,6 +134,8 @@ def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, 
             f"{entry.name}: {what}; read it (`vendorgen diff {entry.name}`), then `vendorgen update {entry.name} --trust`"
         )
     edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
+    if edited:
+        _refuse_unparsable(entry, on_disk)  # a merge would carry it on: "up to date" for a file that cannot run
     base = _base(workspace, locked, new, needed=edited)
     changes = upstream_changes(base, new) if base is not None else ()
     # The merge base is the file as vendorgen wrote it. Regenerating the locked snapshot gives it back
@@ -158,6 +160,17 @@ def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, 
     review = new.code if new_code else ""
     base_lost = edited and written is None
     return Step(entry, new_entry, on_disk, text, snapshot_text, action, changes, conflicts, base_lost, review)
+
+
+def _refuse_unparsable(entry: LockEntry, on_disk: str) -> None:
+    import ast
+
+    from vendorgen.package.derived import unparsable
+
+    try:
+        ast.parse(on_disk)
+    except SyntaxError as exc:
+        raise VendorgenError(unparsable(entry, on_disk, exc)) from None
 
 
 def _reviewed(on_disk: str | None, new: Generated, workspace: Workspace) -> bool:

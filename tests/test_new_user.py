@@ -1,0 +1,93 @@
+"""Issue 29, what a new user found: a module file that is not Python, a deleted one, and what the reports say.
+
+The project vendors two modules of a hand-written stdio server (tests/servers/mcp_stalling.py, `roots`
+mode, which answers everyone); each test changes a copy of it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Project
+from tests.test_first_ten_minutes import copy_of, plain_project
+from tests.test_interrupts import STALLING
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("servers")
+
+
+@pytest.fixture(scope="module")
+def two_modules(servers: Path, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    project = plain_project(tmp_path_factory.mktemp("new-user") / "project")
+    for name in ("one", "two"):
+        added = project.run("add", f"mcp:stdio:python {STALLING} roots {servers}", "--trust", "--name", name,
+                            "--prefix", name)  # fmt: skip
+        assert added.exit_code == 0, added.stderr
+    return project
+
+
+@pytest.mark.parametrize(
+    ("broken", "said"),
+    [("<<<<<<< yours\nx = 1\n=======\nx = 2\n>>>>>>> theirs\n", "tools/one.py holds merge conflict markers: resolve the <<<<<<< markers"),
+     ("def (:\n", "tools/one.py is not valid Python (line ")],
+)  # fmt: skip
+def test_update_does_not_call_a_module_file_that_is_not_python_up_to_date(
+    broken: str, said: str, two_modules: Project, tmp_path: Path
+) -> None:
+    """Item 6: before, `update one` said `1 module up to date` and exited 0."""
+    project = copy_of(two_modules, tmp_path / "project")
+    path = project.root / "tools" / "one.py"
+    path.write_text(path.read_text() + broken)
+    result = project.run("update", "one")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert "up to date" not in result.stdout and "nothing to update" not in result.stdout
+    assert f"error: could not update one: {said}" in result.stderr
+    assert path.read_text().endswith(broken)  # left as it is
+
+
+def test_serve_and_catalog_go_on_without_a_broken_module_and_name_it(two_modules: Project, tmp_path: Path) -> None:
+    """Item 6: before, both refused to run at all, pointing at `vendorgen check`."""
+    project = copy_of(two_modules, tmp_path / "project")
+    path = project.root / "tools" / "one.py"
+    path.write_text(path.read_text() + "<<<<<<< yours\n")
+    note = "tools/one.py holds merge conflict markers: resolve the <<<<<<< markers"
+    listed = project.run("serve", "--list")
+    assert listed.exit_code == 0, listed.stderr
+    assert "two_ping" in listed.stdout and "one_ping" not in listed.stdout
+    assert f"note: not served: {note}" in listed.stderr
+    cataloged = project.run("catalog")
+    assert cataloged.exit_code == 0, cataloged.stderr
+    assert "wrote tools/catalog.py (1 tools)" in cataloged.stdout
+    assert f"note: not in the catalog: {note}" in cataloged.stderr
+    assert "two_ping" in (project.root / "tools" / "catalog.py").read_text()
+
+
+def test_a_deleted_module_file_names_the_update_that_writes_it_again(two_modules: Project, tmp_path: Path) -> None:
+    """Item 7: before, `update two` said `nothing to update` and asked for --trust."""
+    project = copy_of(two_modules, tmp_path / "project")
+    (project.root / "tools" / "two.py").unlink()
+    result = project.run("update", "two")
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert "nothing to update" not in result.stdout
+    assert "`vendorgen update --offline two` writes it again from the snapshot" in result.stderr
+    restored = project.run("update", "--offline", "two")
+    assert restored.exit_code == 0 and "restored tools/two.py" in restored.stdout
+    assert project.run("check").exit_code == 0
+
+
+def test_check_remote_says_what_differs_inside_a_changed_value(
+    servers: Path, two_modules: Project, tmp_path: Path
+) -> None:
+    """Item 2: the summary cut both sides of a long value to the same text (`{'name': ...} -> {'name': ...}`)."""
+    project = copy_of(two_modules, tmp_path / "project")
+    (servers / "version").write_text("2")
+    try:
+        result = project.run("check", "--remote", "one")
+    finally:
+        (servers / "version").unlink()
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert "~ module constant SERVER.version: '1' -> '2'" in result.stdout
