@@ -18,9 +18,7 @@ import os
 import re
 import shlex
 import shutil
-import sys
 from collections.abc import Mapping
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -92,6 +90,7 @@ def _stdio_target(command_line: str, options: AddOptions) -> dict[str, Any]:
         if name not in env:
             env.append(name)
     argv, package = pins.pin(argv)  # before the paths are made portable: uvx reads its options from here
+    argv = [_python_word(argv[0], find_root()), *argv[1:]]
     argv, project_paths = portable_argv(argv, find_root())
     server: dict[str, Any] = {"transport": "stdio", "command": argv[0], "args": argv[1:], "env": env}
     if project_paths:
@@ -99,6 +98,18 @@ def _stdio_target(command_line: str, options: AddOptions) -> dict[str, Any]:
     if package:
         server["package"] = package
     return server
+
+
+def _python_word(command: str, root: Path) -> str:
+    """`python` for a command that is the project's interpreter (`.venv/bin/python`): the word that means it
+    wherever the project is, at add and at run time; a path to it would break from another directory."""
+    if os.sep not in command and "/" not in command:
+        return command
+    from vendorgen.project import interpreter as project_python
+
+    own = os.path.normpath(os.path.abspath(project_python.find(root).executable))
+    given = {os.path.normpath(os.path.abspath(base / command)) for base in (Path.cwd(), root)}
+    return "python" if own in given else command
 
 
 def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
@@ -278,9 +289,13 @@ def _own_revision(server: Mapping[str, Any]) -> str:
         return f"{package['name']} {package['version']}"
     argv = [server["command"], *server["args"]]
     if server["command"] in ("python", "python3") and argv[1:2] == ["-m"] and len(argv) > 2:
-        top = argv[2].split(".")[0]
-        for distribution in metadata.packages_distributions().get(top, [])[:1]:
-            return f"{distribution} {metadata.version(distribution)}"
+        from vendorgen.project import interpreter as project_python
+
+        top = argv[2].split(".")[0]  # the distribution that provides it where the server runs: the project's
+        versions = project_python.import_distributions(project_python.find(find_root()), [top])[top]["versions"]
+        for distribution, version in list(versions.items())[:1]:
+            if version is not None:
+                return f"{distribution} {version}"
     for index in server.get("project_paths", ()):
         path = find_root() / argv[index]
         if path.is_file():  # the first file of the project on the command line: the server's code
@@ -314,8 +329,13 @@ def not_found(where: str, command: str) -> str:
 
 
 def python_command(command: str) -> str:
-    """`python`/`python3` run the interpreter that runs vendorgen (the generated code does the same)."""
-    return sys.executable if command in ("python", "python3") else command
+    """`python`/`python3` run the project's interpreter (`vendorgen.project.interpreter`: --python, the active
+    virtualenv, ./.venv, else vendorgen's own), where the generated code runs them too: its own interpreter."""
+    if command not in ("python", "python3"):
+        return command
+    from vendorgen.project import interpreter as project_python
+
+    return project_python.find(find_root()).executable
 
 
 # ---------------------------------------------------------------------------
