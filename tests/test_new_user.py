@@ -91,3 +91,15 @@ def test_check_remote_says_what_differs_inside_a_changed_value(
         (servers / "version").unlink()
     assert result.exit_code == 1, result.stdout + result.stderr
     assert "~ module constant SERVER.version: '1' -> '2'" in result.stdout
+
+
+def test_a_langchain_tool_requires_the_distribution_it_is_imported_from(tmp_path: Path) -> None:
+    """Item 8: `requirements` listed langchain-core alone for langchain-community's ReadFileTool, which `forward`
+    imports from langchain-community at call time."""
+    pytest.importorskip("langchain_community")
+    project = plain_project(tmp_path / "project")
+    added = project.run("add", "langchain:langchain_community.tools:ReadFileTool")
+    assert added.exit_code == 0, added.stderr
+    listed = project.run("requirements")
+    assert listed.exit_code == 0, listed.stderr
+    assert "langchain-community" in listed.stdout.splitlines()
