@@ -6,6 +6,7 @@ mode, which answers everyone); each test changes a copy of it.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,27 @@ def test_a_langchain_tool_requires_the_distribution_it_is_imported_from(tmp_path
     listed = project.run("requirements")
     assert listed.exit_code == 0, listed.stderr
     assert "langchain-community" in listed.stdout.splitlines()
+
+
+def test_the_example_app_says_when_it_is_ready() -> None:
+    """Item 10: it printed nothing (quiet), so a new user could not tell when to run `vendorgen add`."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    from tests.conftest import REPO
+    from tests.servers import OFFLINE_ENV, free_port
+
+    port = free_port()
+    env = {**os.environ, **OFFLINE_ENV}
+    app = subprocess.Popen([sys.executable, str(REPO / "examples" / "gradio_app.py"), "--port", str(port)],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)  # fmt: skip
+    try:
+        assert app.stdout is not None
+        line = app.stdout.readline()  # blocks until the app says something, or exits
+        assert line == f"serving the vendorgen example app on http://127.0.0.1:{port}/ (Ctrl-C stops it)\n"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/config", timeout=60) as answer:  # ready when said
+            assert answer.status == 200
+    finally:
+        app.terminate()
+        app.wait(timeout=60)

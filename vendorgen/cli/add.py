@@ -159,6 +159,9 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
             if withheld := _withheld_text(item):
                 _note(f"{item.module.name} leaves out what {item.module.source} lists: {withheld}")
             _print_review(item, path)
+        if added.runtime_written:  # to be committed with the modules: they import it
+            shown = ", ".join(_shown(workspace, path) for path in added.runtime_written)
+            _say(f"wrote {shown} (run-time code vendored modules share)")
         if added.generated and not dry_run:
             _print_runtime_check(workspace, [item.module.requirements for item in added.generated])
     _raise_failures(added)

@@ -93,6 +93,7 @@ class Failure:
 class Added:
     generated: list[Generated]
     failed: list[Failure]  # only with `keep_going`; otherwise the first failure is raised
+    runtime_written: tuple[str, ...] = ()  # the run-time files written beside the modules (root-relative)
 
 
 def add(
@@ -148,7 +149,7 @@ def add(
         _refuse_shared_tool_names(entries, generated)
         runtime = sync.plan(workspace, entries.values(), pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
-    return Added(generated, failed)
+    return Added(generated, failed, tuple(sorted(runtime.files)))
 
 
 def _generate_member(
