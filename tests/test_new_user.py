@@ -128,3 +128,77 @@ def test_the_example_app_says_when_it_is_ready() -> None:
     finally:
         app.terminate()
         app.wait(timeout=60)
+
+
+# -------------------------------------------------------------------------------- item 11, the small ones
+
+
+def test_a_hand_edited_lock_hash_is_named_as_such(two_modules: Project, tmp_path: Path) -> None:
+    """It read as local edits, `its snapshot now generates different code`, and update --offline said git held no copy."""
+    import re
+
+    project = copy_of(two_modules, tmp_path / "project")
+    lock = project.root / "vendorgen.lock"
+    text = lock.read_text()
+    found = re.search(r'\nsha256 = "([0-9a-f]{64})"', text)
+    assert found is not None
+    lock.write_text(text.replace(found.group(1), "0" * 64, 1))
+    checked = project.run("check")
+    assert checked.exit_code == 1
+    assert ("vendorgen.lock records another sha256 for tools/one.py, which is exactly what its snapshot generates:"
+            " the lock was edited") in checked.stdout  # fmt: skip
+    assert "local edits" not in checked.stdout
+    updated = project.run("update", "--offline", "one")
+    assert updated.exit_code == 0 and "refreshed the lock entry of one" in updated.stdout
+    assert "git" not in updated.stdout + updated.stderr
+    assert project.run("check").exit_code == 0
+
+
+def test_an_unquoted_stdio_command_line_is_told_to_be_quoted(tmp_path: Path) -> None:
+    project = plain_project(tmp_path / "project")
+    result = project.run("add", "mcp:stdio:npx", "-y", "@scope/server", "--trust")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: No such option '-y'; quote the server's command line as one argument:"
+        ' vendorgen add "mcp:stdio:npx -y ..." --trust (see `vendorgen add --help`)\n'
+    )
+
+
+def test_a_lock_that_is_not_toml_says_how_to_get_it_back(two_modules: Project, tmp_path: Path) -> None:
+    project = copy_of(two_modules, tmp_path / "project")
+    with (project.root / "vendorgen.lock").open("a") as lock:
+        lock.write("<<<<<<< ours\n")
+    result = project.run("check")
+    assert result.exit_code == 1
+    assert "vendorgen.lock is not valid TOML" in result.stderr
+    assert "`git diff vendorgen.lock` shows what changed since the last commit, `git checkout vendorgen.lock`" in result.stderr
+
+
+def test_help_lists_every_command_whole() -> None:
+    result = Project(Path.cwd()).run("--help")
+    commands = result.stdout.split("Commands:")[1]
+    assert "..." not in commands and "Publish a vendored tool as a Hub tool Space that smolagents'" in commands
+
+
+def test_a_json_error_names_the_projects_root(two_modules: Project) -> None:
+    import json
+
+    result = two_modules.run("check", "--json", "nosuch")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["root"] == str(two_modules.root)
+
+
+def test_add_outside_any_project_says_it_made_one_and_serve_lists_in_columns(servers: Path, tmp_path: Path) -> None:
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    project = Project(bare)
+    long_prefix = "a_prefix_long_enough_to_overflow_the_old_columns"
+    added = project.run("add", f"mcp:stdio:python {STALLING} roots {servers}", "--trust", "--name", "x",
+                        "--prefix", long_prefix)  # fmt: skip
+    assert added.exit_code == 0, added.stderr
+    assert "is one now, marked by its vendorgen.lock" in added.stderr and str(bare) in added.stderr
+    assert project.run("add", f"mcp:stdio:python {STALLING} roots {servers}", "--trust", "--name", "y").exit_code == 0
+    listed = project.run("serve", "--list")
+    assert listed.exit_code == 0, listed.stderr
+    rows = listed.stdout.splitlines()
+    assert len(rows) == 2 and len({row.index(" x ") if " x " in row else row.index(" y ") for row in rows}) == 1, rows

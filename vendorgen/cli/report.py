@@ -47,7 +47,7 @@ def drift_reason(entry: LockEntry, drift: Drift) -> str:
         return f"{entry.schema} changed since {LOCK_NAME} was written"
     if drift.part == "binding":  # what runs: re-inspection refuses it without --trust
         return f"{drift.locked} {drift.current}, so it runs something other than what was reviewed"
-    return "its snapshot now generates different code"  # "code"
+    return f"what its snapshot generates is not the file {LOCK_NAME} records (its sha256): was the lock edited?"  # "code"
 
 
 def local_error(state: LocalState) -> str | None:
@@ -72,6 +72,9 @@ def problems(state: LocalState) -> list[str]:
     found = [error] if error is not None else []
     if state.on_disk is None:
         found.append(f"{entry.path} is missing: `vendorgen update --offline {name}` restores it from its snapshot")
+    elif state.edited and state.on_disk == state.base:  # the file is what vendorgen writes: the lock's hash is off
+        return [f"{LOCK_NAME} records another sha256 for {entry.path}, which is exactly what its snapshot generates:"
+                f" the lock was edited (`git diff {LOCK_NAME}`); `vendorgen update --offline {name}` rewrites the entry"]  # fmt: skip
     elif state.status == "conflict":
         found.append("unresolved merge conflict markers")
     elif state.edited:
@@ -256,7 +259,7 @@ def update_note(step: Step) -> str:
     if not step.base_lost:
         return ""
     return (f"{step.entry.path} has local edits and was generated with another vendorgen, other templates or settings,"
-            " and git holds no copy of it as written; their changes to it were not merged"
+            f" and no version of it in git has the sha256 {LOCK_NAME} records; their changes to it were not merged"
             " (`vendorgen diff --offline` shows the file against them)")  # fmt: skip
 
 

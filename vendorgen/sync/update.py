@@ -137,6 +137,8 @@ def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, 
     if edited:
         _refuse_unparsable(entry, on_disk)  # a merge would carry it on: "up to date" for a file that cannot run
     base = _base(workspace, locked, new, needed=edited)
+    if edited and base is not None and on_disk == base.code:
+        edited = False  # the file is what its snapshot generates: only the lock's hash of it is off (an edited lock)
     changes = upstream_changes(base, new) if base is not None else ()
     # The merge base is the file as vendorgen wrote it. Regenerating the locked snapshot gives it back
     # unless the templates, settings or vendorgen changed since; then git may still hold it.

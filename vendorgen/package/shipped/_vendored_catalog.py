@@ -273,6 +273,15 @@ def _shorten(tool: Any, line: str) -> None:
 
 
 @cache
+def _not_allowed(inputs: dict[str, Any], arguments: dict[str, Any]) -> str:
+    """The first argument whose value is not one its `enum` allows (None where it may be null), or ""."""
+    for key, value in arguments.items():
+        allowed = inputs.get(key, {}).get("enum")
+        if allowed and value not in allowed and not (value is None and inputs[key].get("nullable")):
+            return f"Argument {key} is {_json(value)}, not one of {', '.join(map(_json, allowed))}"
+    return ""
+
+
 def _tool_classes() -> tuple[type, type]:
     """find_tools and call_tool, made on first use: vendorgen imports this file for `index_entry` alone."""
     from smolagents import Tool
@@ -333,6 +342,7 @@ def _tool_classes() -> tuple[type, type]:
                 problem = validate_tool_arguments(tool, arguments)
             except (TypeError, ValueError) as exc:
                 problem = str(exc)
+            problem = problem or _not_allowed(tool.inputs, arguments)  # smolagents checks types, not values
             if problem:
                 raise ValueError(problem)
             return tool(**arguments)
