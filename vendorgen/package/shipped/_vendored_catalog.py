@@ -272,7 +272,6 @@ def _shorten(tool: Any, line: str) -> None:
     tool.to_code_prompt = tool.to_tool_calling_prompt = lambda: line
 
 
-@cache
 def _not_allowed(inputs: dict[str, Any], arguments: dict[str, Any]) -> str:
     """The first argument whose value is not one its `enum` allows (None where it may be null), or ""."""
     for key, value in arguments.items():
@@ -282,6 +281,7 @@ def _not_allowed(inputs: dict[str, Any], arguments: dict[str, Any]) -> str:
     return ""
 
 
+@cache
 def _tool_classes() -> tuple[type, type]:
     """find_tools and call_tool, made on first use: vendorgen imports this file for `index_entry` alone."""
     from smolagents import Tool
