@@ -89,7 +89,7 @@ def test_drift_is_computed_field_by_field() -> None:
         (Drift("custom_templates", "ab", "cd"), "custom templates changed"),
         (Drift("settings", "", "ab"), "[tool.vendorgen] settings for it changed"),
         (Drift("snapshot", "ab", "cd"), ".vendorgen/schemas/convert.json changed since vendorgen.lock was written"),
-        (Drift("code"), "its snapshot now generates different code"),
+        (Drift("code"), "what its snapshot generates is not the file vendorgen.lock records (its sha256): was the lock edited?"),
         (Drift("binding", "the lock's source", "is 'a', not 'b'"),
          "the lock's source is 'a', not 'b', so it runs something other than what was reviewed"),
     ],

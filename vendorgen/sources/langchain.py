@@ -148,7 +148,7 @@ def _distributions(module_names: list[str]) -> list[str]:
             continue
         for distribution_name in by_import.get(module_name.split(".")[0], []):
             distribution = metadata.distribution(distribution_name)
-            files = {os.path.realpath(distribution.locate_file(file)) for file in distribution.files or ()}
+            files = {os.path.realpath(str(distribution.locate_file(file))) for file in distribution.files or ()}
             if os.path.realpath(path) in files:
                 found.add(distribution.metadata["Name"])
     return sorted(found - {"langchain-core", "langchain_core"})

@@ -141,7 +141,7 @@ def _npm_version(argv: list[str], spec: Spec) -> str:
     versions = found if isinstance(found, list) else [found]
     if not versions or not all(isinstance(version, str) and semver.is_semver(version) for version in versions):
         raise SourceUnreachable(f"{what} printed no semver version: {printed[:80]!r}")
-    return max(versions, key=lambda version: semver.parse(version).key())
+    return str(max(versions, key=lambda version: semver.parse(version).key()))
 
 
 def _installed_npm_version(name: str) -> str:

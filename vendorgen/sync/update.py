@@ -134,7 +134,7 @@ def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, 
             f"{entry.name}: {what}; read it (`vendorgen diff {entry.name}`), then `vendorgen update {entry.name} --trust`"
         )
     edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
-    if edited:
+    if edited and on_disk is not None:
         _refuse_unparsable(entry, on_disk)  # a merge would carry it on: "up to date" for a file that cannot run
     base = _base(workspace, locked, new, needed=edited)
     if edited and base is not None and on_disk == base.code:
