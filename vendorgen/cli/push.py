@@ -77,7 +77,6 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
     from vendorgen import sources
     from vendorgen.project import interpreter as project_python
     from vendorgen.publish import push as pushing
-    from vendorgen.publish.portable import hub_problems
 
     if python:
         os.environ[project_python.ENV_VAR] = python  # read where the project's interpreter is needed
@@ -87,7 +86,8 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
         raise UsageError("--dry-run writes the Space folder to --out DIR: give the directory")
     workspace = _workspace()
     entry = pushing.find_entry(workspace, module)
-    problems = hub_problems(workspace.read_snapshot(entry), workspace.root)
+    snapshot = workspace.read_snapshot(entry)
+    problems = sources.load(snapshot["kind"]).push_problems(snapshot, workspace.root)
     folder = pushing.build_folder(workspace, module, repo_id, tool_name)
     if folder.edited and not dry_run and not force:  # not what the user reviewed
         raise UsageError(f"{folder.notes[0]}; --force pushes the locked version without them")
@@ -101,7 +101,7 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
     written = [path.as_posix() for path in pushing.write_folder(folder, out_dir)] if out_dir is not None else []
     url = commit = None
     if not dry_run:
-        with sources.shown_wait(f"the Hub to take {repo_id}"):
+        with workspace.waits.shown(f"the Hub to take {repo_id}"):
             url, commit = pushing.upload(folder, repo_id, token=token, private=private, sdk=sdk)
     if as_json:
         from vendorgen.cli import report

@@ -3,7 +3,7 @@
 Each is rewritten from the lock by its command (`vendorgen serve`, `vendorgen catalog`) and
 then owned by the lock like the runtime beside it: a `[[runtime]]` entry with the sha256 it was
 written with. `Workspace.commit` writes it, so never half-written and never through a link;
-add, update and remove keep it in step (vendorgen.package.sync), `remove` of the last module
+add, update and remove keep it in step (vendorgen.package.copies), `remove` of the last module
 beside it deletes it.
 """
 
@@ -61,9 +61,7 @@ def tool_classes(
 
 def unparsable(entry: LockEntry, text: str, error: SyntaxError) -> str:
     """Why the module file `text` of `entry` is not Python, and the way out."""
-    from vendorgen.sync.merge import has_conflict_markers
-
-    if has_conflict_markers(text):
+    if (error.text or "").startswith(("<<<<<<< ", "=======", ">>>>>>> ")):  # where Python stops: a merge's marker
         return f"{entry.path} holds merge conflict markers: resolve the <<<<<<< markers"
     return (
         f"{entry.path} is not valid Python (line {error.lineno}: {error.msg}): fix it, or delete it and"

@@ -54,6 +54,11 @@ def find(project_root: Path) -> Interpreter:
     return Interpreter(sys.executable, "vendorgen's own interpreter (no --python, no active virtualenv, no .venv)")
 
 
+def own() -> Interpreter:
+    """vendorgen's own interpreter."""
+    return Interpreter(sys.executable, "vendorgen's own interpreter")
+
+
 def _venv_python(venv: Path) -> str:
     return str(venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python"))
 

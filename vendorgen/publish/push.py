@@ -32,8 +32,6 @@ from typing import Any
 from vendorgen import __version__
 from vendorgen.errors import UsageError
 from vendorgen.generate import pipeline
-from vendorgen.generate.formatter import format_source
-from vendorgen.generate.pysource import python_text
 from vendorgen.generate.render import render_file
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
 from vendorgen.package.inline import inline
@@ -45,6 +43,8 @@ from vendorgen.project.workspace import Workspace
 from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, hub_errors, within_deadline
 from vendorgen.sources.hub_review import review
 from vendorgen.sources.toolfile import ToolFile
+from vendorgen.text.formatter import format_source
+from vendorgen.text.pysource import python_text
 
 # The Space SDK installs gradio itself, at the README's `sdk_version` (the version installed here).
 _SDK_PROVIDED = "gradio"
@@ -209,7 +209,7 @@ def requirements(tool_py: str, declared: Iterable[str], interpreter: Interpreter
         except InvalidRequirement:
             pinned[line] = line  # a URL or an option line: already exact, kept as it is
     names = [name for name in dict.fromkeys(names) if name != _SDK_PROVIDED]
-    found = project_python.import_distributions(interpreter or _own_interpreter(), names)
+    found = project_python.import_distributions(interpreter or project_python.own(), names)
     for name in names:
         for distribution, version in found[name]["versions"].items():
             if version is None:
@@ -217,12 +217,8 @@ def requirements(tool_py: str, declared: Iterable[str], interpreter: Interpreter
             else:
                 pinned[canonicalize_name(distribution)] = f"{canonicalize_name(distribution)}=={version}"
     if missing:
-        raise UsageError(_unpinnable(sorted(set(missing)), found, interpreter or _own_interpreter()))
+        raise UsageError(_unpinnable(sorted(set(missing)), found, interpreter or project_python.own()))
     return [pinned[key] for key in sorted(pinned)]
-
-
-def _own_interpreter() -> Interpreter:
-    return Interpreter(sys.executable, "vendorgen's own interpreter")
 
 
 def _unpinnable(names: list[str], found: dict[str, dict[str, Any]], interpreter: Interpreter) -> str:

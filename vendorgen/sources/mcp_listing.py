@@ -12,19 +12,21 @@ import logging
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
-from vendorgen.generate import limits
-from vendorgen.generate.literals import escape_text
-from vendorgen.sources.mcp import DEFAULT_TIMEOUT, TIMEOUT_ENV, _show, _where, not_found, stdio_params
+from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, not_found, server_label, stdio_params
+from vendorgen.text import limits
+from vendorgen.text.literals import escape_text, terminal_text
+from vendorgen.waits import NO_WAITS, Waits
 
 MAX_PAGES = 1000
 
 
 def list_tools(
-    server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT
+    server: Mapping[str, Any], root: Path, timeout: float = DEFAULT_TIMEOUT, waits: Waits = NO_WAITS
 ) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None]:
     """(serverInfo, every tool as the JSON the server sent, the names of the tools it lists to a client that
     declares every capability it may ask for: roots, sampling, elicitation; None when not asked or that failed).
@@ -37,6 +39,8 @@ def list_tools(
 
     A stdio server's stderr is kept off the terminal (where vendorgen shows its progress) and printed,
     escaped, only when the listing fails. Ctrl-C stops the listing and ends the server at once.
+    `root`: the project's, against which the paths of a stdio server's command line are resolved; `waits`:
+    where a wait is shown, which the server's stderr is printed above.
     """
     import asyncio
     import os
@@ -45,8 +49,8 @@ def list_tools(
     from vendorgen import interrupts
     from vendorgen.sources import mcp_client
 
-    params = stdio_params(server)
-    where = _where(server)
+    params = stdio_params(server, root)
+    where = server_label(server)
     received = limits.ReadBudget(f"what the MCP server {where} sent")
     bound = timeout * 4 + 10  # each request has its own timeout; this bounds everything else (a hung connect)
 
@@ -90,7 +94,7 @@ def list_tools(
         except BaseException as exc:  # noqa: BLE001 - every failure becomes one line
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            _show_stderr(errlog)
+            _show_stderr(errlog, waits)
             if received.exceeded is not None:  # whatever the client made of the stream that was cut
                 raise received.exceeded from None
             if isinstance(leaf := _leaf(exc), SchemaError):  # what the listing broke (a limit), from inside the session
@@ -112,16 +116,13 @@ def _tool_list_may_change(client: Any) -> bool:
 STDERR_SHOWN = 40  # lines, of at most the last 64 KiB: the end of what a failed server printed (npm's errors)
 
 
-def _show_stderr(errlog: Any) -> None:
+def _show_stderr(errlog: Any, waits: Waits) -> None:
     """What a stdio server printed before its listing failed, escaped, on vendorgen's stderr."""
-    from vendorgen.generate.literals import terminal_text
-    from vendorgen.sources import print_above_waits
-
     size = errlog.seek(0, 2)
     errlog.seek(max(0, size - 65536))
     lines = errlog.read().decode(errors="replace").splitlines()[-STDERR_SHOWN:]
     if lines:
-        print_above_waits(terminal_text("\n".join(lines)))
+        waits.print_above(terminal_text("\n".join(lines)))
 
 
 class _Recorder(logging.Handler):
@@ -315,7 +316,7 @@ async def _all_pages(session: Any) -> list[Any]:
         if not cursor:
             return tools
         if cursor in seen or len(seen) >= MAX_PAGES:
-            raise SchemaError(f"the server's tools/list pagination does not end (cursor {_show(cursor)!r} again)")
+            raise SchemaError(f"the server's tools/list pagination does not end (cursor {escape_text(str(cursor))!r} again)")
         seen.add(cursor)
 
 

@@ -1,7 +1,7 @@
 """JSON Schema -> smolagents input types and Python annotations, for every source.
 
 Gradio's `view_api` types, MCP `inputSchema`s and LangChain `tool_call_schema`s
-are all JSON Schema; this is the one walk over them, after `vendorgen.generate.refs` inlined their `$ref`s.
+are all JSON Schema; this is the one walk over them, after `vendorgen.text.refs` inlined their `$ref`s.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any
 
 from vendorgen import naming
 from vendorgen.errors import SchemaError
-from vendorgen.generate.limits import NodeBudget, check_description
-from vendorgen.generate.literals import python_literal
-from vendorgen.generate.refs import check_depth, checked_nesting
-from vendorgen.generate.refs import resolve_refs as resolve_refs
 from vendorgen.model import NO_DEFAULT, InputSpec, TypedDictSpec
+from vendorgen.text.limits import NodeBudget, check_description
+from vendorgen.text.literals import python_literal
+from vendorgen.text.refs import check_depth, checked_nesting
+from vendorgen.text.refs import resolve_refs as resolve_refs
 
 _PRIMITIVES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
 # Validation keywords worth showing the model; everything else (titles, vendor extensions) is left

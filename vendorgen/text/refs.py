@@ -1,6 +1,6 @@
 """`$ref`s in a JSON Schema inlined, never fetched: the first step of every schema vendorgen reads.
 
-`vendorgen.generate.schema` maps what this returns to smolagents types and Python annotations.
+`vendorgen.text.schema` maps what this returns to smolagents types and Python annotations.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from vendorgen.errors import SchemaError
-from vendorgen.generate.limits import NodeBudget
+from vendorgen.text.limits import NodeBudget
 
 MAX_DEPTH = 64
 
