@@ -138,7 +138,7 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
     options["env"] = tuple(options["env"])
     options["tools"] = tuple(options["tools"])
     workspace = _workspace(need_lock=False)
-    from vendorgen.project.workspace import ROOT_MARKERS
+    from vendorgen.project.paths import ROOT_MARKERS
 
     new_project = not any((workspace.root / marker).exists() for marker in ROOT_MARKERS)
     added = pipeline.add(workspace, source, AddOptions(**options), out_dir, dry_run,
