@@ -152,7 +152,7 @@ def per_source(
         by_source.setdefault(entry.source, []).append(entry)
     done: dict[str, T] = {}
     with ThreadPoolExecutor(max_workers=max(1, min(REMOTE_CONCURRENCY, len(by_source)))) as pool:
-        futures = {pool.submit(lambda group: [work(entry) for entry in group], group): group
+        futures = {pool.submit(lambda group: [_unless_interrupted(work, entry) for entry in group], group): group
                    for group in by_source.values()}  # fmt: skip
         try:
             for future in as_completed(futures):
@@ -166,6 +166,14 @@ def per_source(
             pool.shutdown(cancel_futures=True)  # and waits for the readers, which end their servers
             raise
     return [done[entry.name] for entry in entries]
+
+
+def _unless_interrupted(work: Callable[[LockEntry], T], entry: LockEntry) -> T:
+    """`work(entry)`, not begun after Ctrl-C (a registry asked, a server started)."""
+    from vendorgen.interrupts import raise_if_interrupted
+
+    raise_if_interrupted()
+    return work(entry)
 
 
 def check_remote(
