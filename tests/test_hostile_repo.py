@@ -21,9 +21,8 @@ from tests.conftest import REPO, Project, Result
 from tests.servers.fakehub import FakeHub
 from tests.test_hub_source import SPACE, env, tool_space
 from tests.test_hub_update import NEW_TOOL_PY
-from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.hashing import canonical_json, sha256_text
-from vendorgen.project.lockfile import LockEntry, dump_lock
+from vendorgen.project.lockfile import LockEntry, RuntimeEntry, dump_lock
 from vendorgen.project.workspace import JOURNAL_NAME, LOCK_NAME
 
 APP = "# the user's application\nprint('hello')\n"

@@ -16,8 +16,8 @@ import pytest
 
 from tests.conftest import Project, Result
 from tests.test_hostile_repo import error_line, example, read_lock  # noqa: F401 - a fixture
-from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.hashing import snapshot_sha256
+from vendorgen.project.lockfile import RuntimeEntry
 from vendorgen.project.workspace import LOCK_NAME, LockEntry, dump_lock
 
 MARKER = "ran.txt"

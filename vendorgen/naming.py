@@ -40,7 +40,9 @@ _TEMPLATES_OWN = frozenset(
 def template_names() -> frozenset[str]:
     """The names above, and the run-time files' public ones: the built-in sources import some, and
     `push` inlines into a tool.py what the tool uses of it."""
-    from vendorgen.package import files
+    from vendorgen.package import (
+        files,  # upward (pyproject.toml's ignore_imports): the shipped files' catalogue sits in package/
+    )
 
     return _TEMPLATES_OWN | files.public_names()
 
@@ -79,7 +81,7 @@ def module_reserved() -> frozenset[str]:
     import such as `json`, a helper, a builtin such as `dict`). Read from the server module as `vendorgen
     serve` writes it, so a name it starts to use is reserved with it. Nothing else binds a module's name:
     generated modules and the shipped files import only `_vendored_*` siblings, which no module name can be."""
-    from vendorgen.package.server_text import served_text
+    from vendorgen.package.server_text import served_text  # upward (pyproject.toml's ignore_imports): as above
 
     return global_names(served_text())
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from click.core import ParameterSource
 
+from vendorgen.cli import review
 from vendorgen.cli.context import _flag, _refuse_together, _workspace
 from vendorgen.cli.output import _echo, _json_mode, _note, _Output, _progress, _report, _say, _shown
 from vendorgen.errors import VendorgenError
@@ -149,6 +150,9 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
 
         modules = [report.added_json(item, workspace.relative(out / f"{item.module.name}.py"), dry_run)
                    for item in added.generated]  # fmt: skip
+        for row, item in zip(modules, added.generated):  # what a model will read, flagged
+            row["flags"] = [flag.to_json() for flag in review.brought_in(workspace, item.module.name, item.module,
+                                                                           item.snapshot)]  # fmt: skip
         errors = [{"message": str(failure.error), "source": failure.uri} for failure in added.failed]
         _report(workspace, not added.failed, modules, errors, notes=notes)
     else:
@@ -162,6 +166,7 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
             if withheld := _withheld_text(item):
                 _note(f"{item.module.name} leaves out what {item.module.source} lists: {withheld}")
             _print_review(item, path)
+            review.say_flags(item.module.name, review.brought_in(workspace, item.module.name, item.module, item.snapshot))
         if added.runtime_written:  # to be committed with the modules: they import it
             shown = ", ".join(_shown(workspace, path) for path in added.runtime_written)
             _say(f"wrote {shown} (run-time code vendored modules share)")
@@ -217,13 +222,12 @@ def _classes(item: Generated, shown: int = 5) -> str:
 
 
 def _print_review(item: Generated, path: str) -> None:
-    """For a module carrying its author's code: what it imports and what deserves a look, by line of `path`."""
-    if not item.module.carried_code:
+    """For a module whose kind asks for a review (its author's code): what deserves a look, by line of `path`."""
+    found = item.source.review(item.code)
+    if found is None:
         return
-    from vendorgen.sources.hub_review import review
-
     _say(f"review of {path} ({item.module.source} at {item.module.revision[:12]}):")
-    for line in review(item.code).lines():
+    for line in found.lines():
         _say(line)
     _say(f"  requirements: {', '.join(item.module.requirements) or 'none declared'}")
 

@@ -113,10 +113,9 @@ def added_json(item: Generated, path: str, dry_run: bool) -> dict[str, Any]:
         "written": not dry_run,
         "withheld": item.snapshot.get("withheld", {}),  # tools the server offers only to other clients, and why
     }
-    if module.carried_code:
-        from vendorgen.sources.hub_review import review
-
-        row.update(review=review(item.code).to_json(), requirements=list(module.requirements), revision=module.revision)
+    found = item.source.review(item.code)
+    if found is not None:
+        row.update(review=found.to_json(), requirements=list(module.requirements), revision=module.revision)
     return row
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from vendorgen import naming, sources
 from vendorgen.errors import Excluded, UsageError, VendorgenError
+from vendorgen.interrupts import raise_if_interrupted
 from vendorgen.model import ModuleSpec
 from vendorgen.package import copies
 from vendorgen.project.config import GENERATOR
@@ -23,7 +24,7 @@ from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.requirements import ranged
 from vendorgen.project.workspace import SCHEMAS_DIR, Workspace
 from vendorgen.sources import Source
-from vendorgen.sources.base import Inspection
+from vendorgen.sources.base import Inspection, snapshot_options
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,6 @@ def _context(workspace: Workspace) -> Inspection:
 def _inspect(
     source: Source, target: str, uri: str, options: sources.AddOptions, workspace: Workspace
 ) -> list[dict[str, Any]]:
-    from vendorgen.interrupts import raise_if_interrupted
-
     raise_if_interrupted()  # a source read after Ctrl-C (another thread's) is not contacted
     with workspace.waits.shown(uri):
         snapshots = source.inspect(target, options, _context(workspace))
@@ -183,10 +182,7 @@ def _generate_member(
 def _refuse_vendored(workspace: Workspace, source: Source, uri: str, options: sources.AddOptions) -> None:
     """Refuse, before contacting the source, what the lock shows is vendored already: the module these
     options named before, or a --name another source's module holds."""
-    from vendorgen.naming import python_name
-    from vendorgen.sources.base import snapshot_options
-
-    name = python_name(options.name) if options.name else None
+    name = naming.python_name(options.name) if options.name else None
     for entry in workspace.read_lock():
         if name == entry.name and entry.source != uri:
             raise UsageError(f"{name!r} is already vendored from {entry.source}; pick another --name")
@@ -202,10 +198,8 @@ def _refuse_vendored(workspace: Workspace, source: Source, uri: str, options: so
 
 def _refuse_shared_tool_names(entries: dict[str, LockEntry], generated: list[Generated]) -> None:
     """Two modules with a tool of the same name cannot be served, nor told apart by an agent."""
-    from vendorgen.naming import shared_tool_names
-
     added = {item.module.name: item for item in generated}
-    for tool, modules in shared_tool_names({entry.name: entry.tools for entry in entries.values()}).items():
+    for tool, modules in naming.shared_tool_names({entry.name: entry.tools for entry in entries.values()}).items():
         new = next((added[module] for module in modules if module in added), None)
         if new is not None:
             hint = "re-add it with --prefix P" if "prefix" in new.source.options else "re-add it with --name NAME"

@@ -17,11 +17,12 @@ from typing import Any
 
 from vendorgen import sources
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.package import files
-from vendorgen.package.files import RuntimeEntry
+from vendorgen.package import files, moved
+from vendorgen.package.catalog import catalog_module
+from vendorgen.package.serve import server_module
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
-from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.lockfile import LockEntry, RuntimeEntry
 from vendorgen.project.paths import CATALOG_FILE, RUNTIME_FILES, SERVER_FILE, TRANSPORT_FILE
 from vendorgen.project.workspace import Workspace
 
@@ -159,8 +160,9 @@ def _carried(
     An edit lands in its own file, unless its code moved to another file of its directory
     (vendorgen.package.moved: the single runtime from before the split by source kind).
     """
-    from vendorgen.package import moved
-    from vendorgen.sync.history import written_text
+    from vendorgen.sync.history import (
+        written_text,  # upward (pyproject.toml's ignore_imports): an edited copy is merged like a module
+    )
 
     carried: dict[str, tuple[str, str, str]] = {}
     sources: set[str] = set()
@@ -205,7 +207,7 @@ def _follow(
     """
     on_disk = _read(workspace, entry.path)
     try:
-        module = DERIVED_FILES[PurePosixPath(entry.path).name]()(workspace, beside, pending)
+        module = DERIVED_FILES[PurePosixPath(entry.path).name](workspace, beside, pending)
     except (VendorgenError, KeyError, TypeError):  # a module, snapshot or lock it cannot read: `check` says
         module = None
     text = module.files.get(entry.path) if module is not None else None
@@ -222,29 +224,19 @@ def _follow(
                 changes.entries.append(RuntimeEntry(path, sha256_text(shipped), GENERATOR))
 
 
-def _server_module() -> Callable[..., Any]:
-    from vendorgen.package.serve import server_module
-
-    return server_module
-
-
-def _catalog_module() -> Callable[..., Any]:
-    from vendorgen.package.catalog import catalog_module
-
-    return catalog_module
-
-
-# The package files rewritten from the modules beside them: what builds each (imported on use).
-DERIVED_FILES: dict[str, Callable[[], Callable[..., Any]]] = {
-    SERVER_FILE: _server_module,
-    TRANSPORT_FILE: _server_module,  # shipped with the server module, as it is
-    CATALOG_FILE: _catalog_module,
+# The package files rewritten from the modules beside them: what builds each.
+DERIVED_FILES: dict[str, Callable[..., Any]] = {
+    SERVER_FILE: server_module,
+    TRANSPORT_FILE: server_module,  # shipped with the server module, as it is
+    CATALOG_FILE: catalog_module,
 }
 
 
 def _merged(path: str, source: str, base: str, edited: str, shipped: str, changes: RuntimeChanges) -> str:
     """The file at `path` as this vendorgen ships it, with the edits of `source` merged in three ways from `base`."""
-    from vendorgen.sync.merge import merge3
+    from vendorgen.sync.merge import (
+        merge3,  # upward (pyproject.toml's ignore_imports): an edited copy is merged like a module
+    )
 
     merged = merge3(base, edited, shipped, (f"{source} (your edits)", "as vendorgen wrote it", "vendorgen now"))
     moved = "" if source == path else f" (from {source})"

@@ -172,7 +172,9 @@ def _hash_templates(directory: Path, kind: str) -> str:
     Every file counts but the other kinds' top-level templates, so overriding
     `mcp.py.j2` leaves `space` modules alone.
     """
-    from vendorgen.sources import registered
+    from vendorgen.sources import (
+        registered,  # upward (pyproject.toml's ignore_imports): the templates' names are the kinds'
+    )
 
     others = {source.template for source in registered() if source.kind != kind}
     digest = hashlib.sha256()
@@ -202,7 +204,7 @@ def load_config(root: Path) -> Config:
         raise UsageError(f"pyproject.toml: {exc}") from None
     table = document.get("tool", {}).get("vendorgen", {})
     _check_table(table, _ROOT_KEY, {"output_dir": str, "line_length": int, "templates": str, "overrides": dict,
-                                    "sources": dict})  # fmt: skip
+                                    "sources": dict, "review": dict})  # fmt: skip
     output_dir = table.get("output_dir", DEFAULT_OUTPUT_DIR)
     if not output_dir.strip():
         raise UsageError(f"{_key(_ROOT_KEY, 'output_dir')} must not be empty")
@@ -248,7 +250,7 @@ def _override(tool: str, value: Any) -> ToolOverride:
 
 
 def _source_filter(uri: str, value: Any) -> SourceFilter:
-    from vendorgen.sources import split_uri
+    from vendorgen.sources import split_uri  # upward (pyproject.toml's ignore_imports): a filter's key is a source URI
 
     where = _key(_ROOT_KEY, "sources", uri)
     try:

@@ -47,12 +47,23 @@ SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE)
 CATALOG_FILE = "catalog.py"
 # The files of an output package that are not modules of their own: the lock's `[[runtime]]` entries.
 PACKAGE_FILES = (*RUNTIME_FILES, *SERVER_FILES, CATALOG_FILE)
+
 # A module name is a file name: bounded so that `.<name>.py.vendorgen-new` stays far below the
 # 255 bytes file systems allow for one name.
 MAX_NAME_LENGTH = 100
 _MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
 # Directories whose Python files the interpreter or an installer owns (`.venv` is hidden anyway).
 _PACKAGE_DIRS = frozenset({"site-packages", "dist-packages", "__pycache__"})
+
+
+def module_of(name: str) -> str:
+    """The module a generated module imports the run-time file `name` as: `._vendored_gradio`."""
+    return "." + name.removesuffix(".py")
+
+
+def is_runtime_import(name: str) -> bool:
+    """`name` (as the gate spells an import, `._vendored_gradio.SpaceTool`) is a name of a run-time file."""
+    return name.rpartition(".")[0] in {module_of(file) for file in RUNTIME_FILES}
 
 
 def check_module_name(name: str) -> None:

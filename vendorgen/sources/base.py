@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.waits import NO_WAITS, Waits
@@ -20,6 +20,7 @@ from vendorgen.waits import NO_WAITS, Waits
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec
     from vendorgen.project.interpreter import Interpreter
+    from vendorgen.project.lockfile import LockEntry
     from vendorgen.sources.portable import Problem
 
 # What every generated module may import, whatever its source.
@@ -43,6 +44,14 @@ class AddOptions:
     class_name: str | None = None
     keep_going: bool = False
     token: str | None = None
+
+
+class Review(Protocol):
+    """What a person should read of a module's code before it first runs (`Source.review`)."""
+
+    def lines(self) -> list[str]: ...  # as `add` and `update` print it, one entry per line
+
+    def to_json(self) -> dict[str, Any]: ...  # as `--json` holds it
 
 
 @dataclass(frozen=True)
@@ -89,6 +98,9 @@ class Source:
     ranges: ClassVar[Mapping[str, str]] = MappingProxyType({"smolagents": ">=1.20,<2"})
     # The tool class attribute holding a tool's remote name, for a source with `served_definitions`.
     served_name_attribute: ClassVar[str] = ""
+    # Its modules are code their author wrote, vendored as it is under vendorgen's header rather than rendered
+    # from its template: `push` publishes the vendored file itself.
+    vendored_as_written: ClassVar[bool] = False
 
     def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
         raise NotImplementedError(f"{self.kind}: sources are not inspected, only their members")
@@ -107,8 +119,8 @@ class Source:
         (vendorgen.sync.binding). Empty when nothing beside `source` decides it."""
         return {}
 
-    def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
-        """What `vendorgen serve` pins of each upstream tool: (description, input schema) as the source
+    def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+        """What `vendorgen serve` pins of each upstream tool: (description, input schema[, annotations]) as the source
         lists them live, so a server can refuse a tool that changed since it was reviewed; keyed by the
         tool's remote name, which each generated class holds in `served_name_attribute`. Empty for a
         source whose definitions the served module cannot see change."""
@@ -122,6 +134,23 @@ class Source:
     def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:
         """What the gate lets `module` import: `allowed_imports`, plus what this module itself names."""
         return self.allowed_imports
+
+    def check_written(self, code: str, module: ModuleSpec, line_length: int) -> bool:
+        """The gate's check of `code`, generated for `module`, when this kind does not render it from its template
+        (GateError when it fails): True when it did, and the template's checks (imports, shapes) do not apply."""
+        return False
+
+    def review(self, code: str) -> Review | None:
+        """What a person should read of `code`, one of its generated modules, before it first runs (`add` and
+        `update` print it): None for code rendered from its template, which the gate holds to its shapes."""
+        return None
+
+    def unreviewed(self, new: ModuleSpec, locked: dict[str, Any], on_disk: str | None, entry: LockEntry,
+                   line_length: int) -> str:  # fmt: skip
+        """Why `update` writes `new` (re-inspection's module of `entry`) only with --trust: it runs code the file on
+        disk (`on_disk`) does not hold as the user reviewed it, whether new since the snapshot `locked` or
+        changed in it. '' when nothing is: code rendered from a template runs only as the gate allowed it."""
+        return ""
 
     def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
         """Why the module vendored from `snapshot` may not work from a Hub Space (`vendorgen push`), offline."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vendorgen.naming import shared_tool_names
+from vendorgen.package import catalog, copies, serve
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.paths import VENDORED_HEADER
 from vendorgen.project.workspace import Workspace
@@ -37,8 +38,6 @@ class CheckResult:
 def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckResult:
     """The modules called `names` (default: all) compared with their files, and the extra files."""
     entries = workspace.read_lock()
-    from vendorgen.package import catalog, copies, serve
-
     states = [local_state(workspace, entry) for entry in select(entries, names)]
     runtime = (
         *copies.problems(workspace, entries, allow_edits),

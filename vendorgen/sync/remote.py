@@ -12,14 +12,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from vendorgen import sources
 from vendorgen.errors import Gone, NotOffered, SourceUnreachable, VendorgenError
+from vendorgen.generate import pipeline
+from vendorgen.interrupts import interrupt, raise_if_interrupted
 from vendorgen.project.hashing import canonical_json
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
+from vendorgen.review.changes import review_changes
 from vendorgen.sources.base import snapshot_options
 from vendorgen.sync.binding import refuse_unreviewed
 from vendorgen.sync.local import regenerate
 from vendorgen.sync.merge import unified_diff
+from vendorgen.sync.specdiff import describe, snapshot_changes
+from vendorgen.text.formatter import import_black
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated
@@ -87,8 +93,6 @@ class Reinspector:
         )
 
     def _inspect(self, source: str, options: AddOptions) -> list[dict[str, Any]] | VendorgenError:
-        from vendorgen.generate import pipeline
-
         try:
             return pipeline.inspect(source, options, self.workspace)
         except NotOffered as exc:  # the source answered, and what the options name is not there
@@ -118,17 +122,15 @@ class Reinspector:
 
 
 def _kind(snapshot: dict[str, Any]) -> Source:
-    from vendorgen import sources
-
     return sources.load(snapshot["kind"])
 
 
 def upstream_changes(base: Generated, new: Generated) -> tuple[str, ...]:
-    from vendorgen.sync.specdiff import describe, snapshot_changes
-
     if base.schema_sha256 == new.schema_sha256:
         return ()
-    return tuple(describe(base.module, new.module) or snapshot_changes(base.snapshot, new.snapshot))
+    # What a reviewer must see first (annotation flips, new text, new flags), then the schema details.
+    first = review_changes(base.module, base.snapshot, new.module, new.snapshot)
+    return tuple(first + (describe(base.module, new.module) or snapshot_changes(base.snapshot, new.snapshot)))
 
 
 # How many sources `check --remote`, `diff` and `update` inspect at once.
@@ -144,8 +146,6 @@ def per_source(
     sources at once. `progress(n)` is called (in this thread) as each source's n modules are done."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
-    from vendorgen.text.formatter import import_black
-
     import_black()  # the work regenerates modules, in several threads
     by_source: dict[str, list[LockEntry]] = {}
     for entry in entries:
@@ -160,8 +160,6 @@ def per_source(
                 done.update((entry.name, result) for entry, result in zip(futures[future], results))
                 progress(len(results))
         except KeyboardInterrupt:  # the sources being read stop now, the others are not contacted
-            from vendorgen.interrupts import interrupt
-
             interrupt()
             pool.shutdown(cancel_futures=True)  # and waits for the readers, which end their servers
             raise
@@ -170,8 +168,6 @@ def per_source(
 
 def _unless_interrupted(work: Callable[[LockEntry], T], entry: LockEntry) -> T:
     """`work(entry)`, not begun after Ctrl-C (a registry asked, a server started)."""
-    from vendorgen.interrupts import raise_if_interrupted
-
     raise_if_interrupted()
     return work(entry)
 

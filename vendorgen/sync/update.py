@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.generate import pipeline
+from vendorgen.package import copies
+from vendorgen.package.derived import unparsable
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
@@ -91,8 +95,6 @@ def plan_update(
     Sources are read as `check --remote` reads them (`per_source`); `progress(n)` as n modules are planned;
     `prereleases` lets a pinned package move to a prerelease.
     """
-    from vendorgen.package import copies
-
     reinspector = Reinspector(workspace, move_pins=True, trust=trust, prereleases=prereleases)
 
     def plan_one(entry: LockEntry) -> Step | VendorgenError:
@@ -116,22 +118,14 @@ def plan_update(
 
 
 def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool) -> Step:
-    from vendorgen.generate import pipeline
-
     locked = workspace.read_snapshot(entry)
     live = locked if offline else reinspector.snapshot(entry, locked)
     new = regenerate(live, workspace)
     on_disk = workspace.read_file(entry.path)
-    # Code vendored as it is runs only as the user reviewed it: the file on disk, never the snapshot
-    # or the lock, which a pull request can change unread.
-    new_code = bool(new.module.carried_code) and not _reviewed(on_disk, new, workspace)
-    if new_code and not trust:
-        if new.module.carried_code != new.source.build(locked).carried_code:
-            what = f"{entry.source} has new code at {new.module.revision[:12] or 'an unknown revision'}"
-        else:
-            what = f"{entry.schema} holds code that is not {entry.path} as you reviewed it"
+    unreviewed = new.source.unreviewed(new.module, locked, on_disk, entry, workspace.config.line_length)
+    if unreviewed and not trust:
         raise UsageError(
-            f"{entry.name}: {what}; read it (`vendorgen diff {entry.name}`), then `vendorgen update {entry.name} --trust`"
+            f"{entry.name}: {unreviewed}; read it (`vendorgen diff {entry.name}`), then `vendorgen update {entry.name} --trust`"
         )
     edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
     if edited and on_disk is not None:
@@ -159,29 +153,16 @@ def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, 
         snapshot_text = None
     if action == "up to date" and (snapshot_text is not None or new_entry != entry):
         action = "refreshed"
-    review = new.code if new_code else ""
+    review = new.code if unreviewed else ""
     base_lost = edited and written is None
     return Step(entry, new_entry, on_disk, text, snapshot_text, action, changes, conflicts, base_lost, review)
 
 
 def _refuse_unparsable(entry: LockEntry, on_disk: str) -> None:
-    import ast
-
-    from vendorgen.package.derived import unparsable
-
     try:
         ast.parse(on_disk)
     except SyntaxError as exc:
         raise VendorgenError(unparsable(entry, on_disk, exc)) from None
-
-
-def _reviewed(on_disk: str | None, new: Generated, workspace: Workspace) -> bool:
-    """Whether the code `new` vendors as it is is what the file on disk holds (below vendorgen's header)."""
-    from vendorgen.text.formatter import format_source
-
-    return on_disk is not None and on_disk.endswith(
-        format_source(new.module.carried_code, workspace.config.line_length)
-    )
 
 
 def _base(workspace: Workspace, locked: dict[str, Any], new: Generated, needed: bool) -> Generated | None:
@@ -227,7 +208,5 @@ def apply_update(workspace: Workspace, steps: Sequence[Step], runtime: RuntimeCh
             workspace.commit(files, list(entries.values()))
             return
         # Planned again under the lock: another vendorgen may have added a module since `plan_update`.
-        from vendorgen.package import copies
-
         runtime = copies.plan(workspace, entries.values(), merge=True, pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
