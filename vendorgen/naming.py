@@ -54,6 +54,19 @@ FORBIDDEN_NAMES = frozenset(
 )
 
 
+# The names an agent gives its own tools: smolagents' final answer and default tools, and the catalog's
+# find_tools and call_tool. An upstream tool under one of them would take the agent's own (its final answer
+# sent upstream) or stop it from starting (two tools of one name): a remote name becomes `final_answer_`, as
+# `self` becomes `self_`; a name given as it is (a hub tool's own, an override) is refused. The shipped catalog
+# refuses them too (its AGENT_TOOL_NAMES; tests/test_agent_tool_names.py holds both to smolagents' list).
+AGENT_TOOL_NAMES = frozenset(
+    {
+        "final_answer", "python_interpreter", "user_input", "web_search", "visit_webpage", "wikipedia_search",
+        "transcriber", "find_tools", "call_tool",
+    }
+)  # fmt: skip
+
+
 def python_name(remote: str) -> str:
     """A snake_case-ish identifier for `remote`: `get-weather` -> `get_weather`, `class` -> `class_`."""
     # Fold accents (`résumé` -> `resume`) so names stay ASCII and greppable.
@@ -65,6 +78,21 @@ def python_name(remote: str) -> str:
     if keyword.iskeyword(text) or keyword.issoftkeyword(text) or text in _RESERVED:
         text = f"{text}_"
     return text
+
+
+def tool_name(remote: str) -> str:
+    """A tool name for `remote`: python_name, and never a name of the agent's own tools (`final_answer_`)."""
+    name = python_name(remote)
+    return f"{name}_" if name in AGENT_TOOL_NAMES else name
+
+
+def refuse_agent_tool_name(name: str, where: str) -> None:
+    """Refuse a tool name given as it is (a hub tool's, an override's) that the agent gives one of its own tools."""
+    if name in AGENT_TOOL_NAMES:
+        raise SchemaError(
+            f"{where}: the tool name {name!r} is one an agent gives its own tool (smolagents, the catalog):"
+            f" it would replace that tool or stop the agent from starting; use another name (e.g. {name + '_'!r})"
+        )
 
 
 def module_name(remote: str) -> str:

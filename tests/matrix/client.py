@@ -121,6 +121,7 @@ async def served_calls(config: dict[str, Any]) -> list[str]:
 def serve(config: dict[str, Any]) -> None:
     """The server of `served_calls`: the vendored _vendored_server.py (and its transport) as vendorgen ships it, in this row."""
     shipped(SHIPPED / "_vendored_transport.py")
+    shipped(SHIPPED / "_vendored_content.py")
     server = shipped(SHIPPED / "_vendored_server.py")
     tools = [text_tools(config, "stdio").SlugifyTitleTool, load("langchain_tools").CountWordsTool]
     server.main(tools, {}, ["--allow-drift"])  # drift is tested with vendorgen; here, that the calls work

@@ -47,7 +47,7 @@ def drift_reason(entry: LockEntry, drift: Drift) -> str:
         return f"{entry.schema} changed since {LOCK_NAME} was written"
     if drift.part == "binding":  # what runs: re-inspection refuses it without --trust
         return f"{drift.locked} {drift.current}, so it runs something other than what was reviewed"
-    return f"what its snapshot generates is not the file {LOCK_NAME} records (its sha256): was the lock edited?"  # "code"
+    return f"{LOCK_NAME} records the hash of code its snapshot does not generate (a hand-edited lock?)"  # "code"
 
 
 def local_error(state: LocalState) -> str | None:
@@ -159,6 +159,7 @@ def check_text(result: CheckResult) -> str:
     lines += [f"runtime: {problem}" for problem in result.runtime]
     lines += [f"shadow: {problem}" for problem in result.shadows]
     lines += [f"tools: {problem}" for problem in result.shared_tools]
+    lines += [f"unowned: {problem}" for problem in result.unowned]
     total = len(result.states)
     if result.ok:
         edited = sum(state.status == "edited" for state in result.states)
@@ -169,6 +170,7 @@ def check_text(result: CheckResult) -> str:
         extra += ", the runtime module differs" if result.runtime else ""
         extra += f", {_plural(len(result.shadows), 'file')} shadowing vendored ones" if result.shadows else ""
         extra += f", {_plural(len(result.shared_tools), 'tool name')} used twice" if result.shared_tools else ""
+        extra += f", {_plural(len(result.unowned), 'file')} of code vendorgen did not write" if result.unowned else ""
         lines.append(f"check failed: {len(result.failing)} of {total} vendored modules differ{extra}")
     return "\n".join(lines) + "\n"
 

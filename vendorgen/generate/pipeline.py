@@ -61,6 +61,8 @@ def module_code(source: Source, module: ModuleSpec, schema_sha256: str, workspac
     from vendorgen.generate.render import render_module
     from vendorgen.text.formatter import format_source
 
+    for tool in module.tools:  # a name given as it is (a hub tool's own, an override) is not renamed: refused
+        naming.refuse_agent_tool_name(tool.name, f"{module.name}.{tool.class_name}")
     rendered = render_module(module, schema_sha256, source, workspace.templates_dir())
     code = format_source(rendered, workspace.config.line_length)
     check_module(code, module, source, workspace.config.line_length)

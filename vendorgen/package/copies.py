@@ -23,7 +23,7 @@ from vendorgen.package.serve import server_module
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry, RuntimeEntry
-from vendorgen.project.paths import CATALOG_FILE, RUNTIME_FILES, SERVER_FILE, TRANSPORT_FILE
+from vendorgen.project.paths import CATALOG_FILE, CONTENT_FILE, RUNTIME_FILE, RUNTIME_FILES, SERVER_FILE, TRANSPORT_FILE
 from vendorgen.project.workspace import Workspace
 
 
@@ -37,13 +37,19 @@ class RuntimeChanges:
     notes: list[str] = field(default_factory=list)  # what update did, for its report
 
 
-def needed_paths(entries: Iterable[LockEntry]) -> dict[str, str]:
-    """The run-time files the modules of `entries` need: root-relative path -> file name, sorted by path."""
+def needed_paths(entries: Iterable[LockEntry], locked: Iterable[str] = ()) -> dict[str, str]:
+    """The run-time files the modules of `entries` need, and the core beside a server module the lock holds
+    (`locked`: its `[[runtime]]` paths) with modules beside it: root-relative path -> file name, sorted by path."""
+    entries = list(entries)
     needed = {
         files.path_beside(entry.path, name): name
         for entry in entries
         for name in sources.load(entry.kind).package_files
     }
+    directories = {PurePosixPath(entry.path).parent for entry in entries}
+    for path in locked:
+        if PurePosixPath(path).name == SERVER_FILE and PurePosixPath(path).parent in directories:
+            needed.setdefault(files.path_beside(path, RUNTIME_FILE), RUNTIME_FILE)
     return dict(sorted(needed.items()))
 
 
@@ -75,7 +81,7 @@ def plan(
 
     locked = {entry.path: entry for entry in workspace.read_runtimes()}
     changes = RuntimeChanges()
-    needed = needed_paths(entries)
+    needed = needed_paths(entries, locked)
     # Edits of a file written by another vendorgen, merged into the files where their code is now.
     carried, merged_from = _carried(workspace, locked, needed) if merge else ({}, set())
     replaced: list[str] = []  # files replaced: the modules beside them must still find what they import
@@ -228,6 +234,7 @@ def _follow(
 DERIVED_FILES: dict[str, Callable[..., Any]] = {
     SERVER_FILE: server_module,
     TRANSPORT_FILE: server_module,  # shipped with the server module, as it is
+    CONTENT_FILE: server_module,
     CATALOG_FILE: catalog_module,
 }
 
@@ -251,7 +258,7 @@ def _merged(path: str, source: str, base: str, edited: str, shipped: str, change
 def problems(workspace: Workspace, entries: Iterable[LockEntry], allow_edits: bool = False) -> list[str]:
     """What `check` reports about the runtime copies: each with what to do about it."""
     locked = {entry.path: entry for entry in workspace.read_runtimes()}
-    needed = needed_paths(entries)
+    needed = needed_paths(entries, locked)
     # A file the lock owns where no module needs it is still imported by whatever imports it: reported.
     found = [
         f"{path}: no module beside it needs this run-time file: `vendorgen update` deletes it"

@@ -35,14 +35,17 @@ VENDORED_HEADER = "# Vendored by vendorgen"
 RUNTIME_FILE = "_vendored_runtime.py"
 GRADIO_FILE = "_vendored_gradio.py"
 MCP_FILE = "_vendored_mcp.py"
+MCP_TRANSPORT_FILE = "_vendored_mcp_transport.py"
 LANGCHAIN_FILE = "_vendored_langchain.py"
-RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_FILE, LANGCHAIN_FILE)
+RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_TRANSPORT_FILE, MCP_FILE, LANGCHAIN_FILE)
 # The MCP server of the tools of one directory, and how it meets its clients (vendorgen/package/serve.py
 # writes both).
 SERVER_FILE = "_vendored_server.py"
-# The server's transports (stdio pipes, streamable HTTP), shipped beside it.
+# The server's transports (stdio pipes, streamable HTTP), and how a call's values cross between client and tool
+# (file arguments in, content items out): shipped beside it.
 TRANSPORT_FILE = "_vendored_transport.py"
-SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE)
+CONTENT_FILE = "_vendored_content.py"
+SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE, CONTENT_FILE)
 # The catalog of the tools of one directory, for agents with many tools (vendorgen/package/catalog.py writes it).
 CATALOG_FILE = "catalog.py"
 # The files of an output package that are not modules of their own: the lock's `[[runtime]]` entries.

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, UsageError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
-from vendorgen.project.paths import MCP_FILE, RUNTIME_FILE
+from vendorgen.project.paths import MCP_FILE, MCP_TRANSPORT_FILE, RUNTIME_FILE
 from vendorgen.review.annotations import behaviour
 from vendorgen.sources import pins
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options, seconds_from_env
@@ -296,8 +296,8 @@ def _own_revision(server: Mapping[str, Any], root: Path | None) -> str:
 def tool_name(mcp_name: str, prefix: str = "") -> str:
     """The smolagents tool name: `get-weather` -> `get_weather`; `--prefix gh` -> `gh_get_weather`."""
     if prefix:
-        return naming.python_name(f"{prefix.rstrip('_')}_{mcp_name}")
-    return naming.python_name(mcp_name)
+        return naming.tool_name(f"{prefix.rstrip('_')}_{mcp_name}")
+    return naming.tool_name(mcp_name)
 
 
 def build(snapshot: dict[str, Any]) -> ModuleSpec:
@@ -442,7 +442,7 @@ class MCPSource(Source):
         "._vendored_runtime.NOT_GIVEN",
         "._vendored_mcp.ToolList",
     }
-    package_files = (RUNTIME_FILE, MCP_FILE)
+    package_files = (RUNTIME_FILE, MCP_TRANSPORT_FILE, MCP_FILE)
     annotations = MappingProxyType({"SERVER": "dict[str, Any]"})
     requirements = ("smolagents", "mcp")
     ranges = MappingProxyType({**Source.ranges, "mcp": ">=1.10,<3"})

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from vendorgen import sources
 from vendorgen.errors import Gone, NotOffered, SourceUnreachable, VendorgenError
 from vendorgen.generate import pipeline
+from vendorgen.generate.regeneration import regenerate
 from vendorgen.interrupts import interrupt, raise_if_interrupted
 from vendorgen.project.hashing import canonical_json
 from vendorgen.project.lockfile import LockEntry
@@ -22,7 +23,6 @@ from vendorgen.project.workspace import Workspace
 from vendorgen.review.changes import review_changes
 from vendorgen.sources.base import snapshot_options
 from vendorgen.sync.binding import refuse_unreviewed
-from vendorgen.sync.local import regenerate
 from vendorgen.sync.merge import unified_diff
 from vendorgen.sync.specdiff import describe, snapshot_changes
 from vendorgen.text.formatter import import_black

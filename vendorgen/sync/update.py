@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.generate import pipeline
+from vendorgen.generate.regeneration import regenerate
 from vendorgen.package import copies
 from vendorgen.package.derived import unparsable
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
 from vendorgen.sync.history import written_text
-from vendorgen.sync.local import regenerate
+from vendorgen.sync.local import lock_drift, unrendered
 from vendorgen.sync.merge import merge3, unified_diff
 from vendorgen.sync.remote import Reinspector, per_source, upstream_changes
 
@@ -87,19 +88,21 @@ def plan_update(
     trust: bool = False,
     progress: Callable[[int], object] = lambda done: None,
     prereleases: bool = False,
+    render_changed: bool = True,
 ) -> UpdatePlan:
     """Regenerate each module from its live source (or its snapshot when `offline`); write nothing.
 
     New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`; so is a
     source that is not what its reviewed file was generated from (vendorgen.sync.binding).
     Sources are read as `check --remote` reads them (`per_source`); `progress(n)` as n modules are planned;
-    `prereleases` lets a pinned package move to a prerelease.
+    `prereleases` lets a pinned package move to a prerelease; without `render_changed` (a preview) custom
+    templates that differ from what the lock records are not rendered (vendorgen.sync.local.unrendered).
     """
     reinspector = Reinspector(workspace, move_pins=True, trust=trust, prereleases=prereleases)
 
     def plan_one(entry: LockEntry) -> Step | VendorgenError:
         try:
-            return _plan_one(workspace, entry, reinspector, offline, trust)
+            return _plan_one(workspace, entry, reinspector, offline, trust, render_changed)
         except VendorgenError as exc:
             return exc
 
@@ -117,8 +120,12 @@ def plan_update(
     return UpdatePlan(steps, failures, copies.plan(workspace, after.values(), merge=True, pending=pending))
 
 
-def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool) -> Step:
+def _plan_one(
+    workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool, render_changed: bool
+) -> Step:
     locked = workspace.read_snapshot(entry)
+    if not render_changed and (refused := unrendered(entry, lock_drift(workspace, entry, locked))) is not None:
+        raise refused
     live = locked if offline else reinspector.snapshot(entry, locked)
     new = regenerate(live, workspace)
     on_disk = workspace.read_file(entry.path)
