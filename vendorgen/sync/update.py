@@ -126,17 +126,17 @@ def _plan_one(
     locked = workspace.read_snapshot(entry)
     if not render_changed and (refused := unrendered(entry, lock_drift(workspace, entry, locked))) is not None:
         raise refused
+    on_disk = workspace.read_file(entry.path)
+    if on_disk is not None and sha256_text(on_disk) != entry.sha256:
+        _refuse_unparsable(entry, on_disk)  # first: a merge would carry it on ("up to date" for a file that cannot run)
     live = locked if offline else reinspector.snapshot(entry, locked)
     new = regenerate(live, workspace)
-    on_disk = workspace.read_file(entry.path)
     unreviewed = new.source.unreviewed(new.module, locked, on_disk, entry, workspace.config.line_length)
     if unreviewed and not trust:
         raise UsageError(
             f"{entry.name}: {unreviewed}; read it (`vendorgen diff {entry.name}`), then `vendorgen update {entry.name} --trust`"
         )
     edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
-    if edited and on_disk is not None:
-        _refuse_unparsable(entry, on_disk)  # a merge would carry it on: "up to date" for a file that cannot run
     base = _base(workspace, locked, new, needed=edited)
     if edited and base is not None and on_disk == base.code:
         edited = False  # the file is what its snapshot generates: only the lock's hash of it is off (an edited lock)
