@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tests.conformance import list_scenarios, needs_conformance, run_client_scenario
+from tests.conformance import Scenario, list_scenarios, needs_conformance, run_client_scenarios
 
 pytestmark = needs_conformance
 
@@ -25,6 +25,12 @@ SCENARIOS = ["initialize", "tools_call", "sse-retry", "auth/metadata-default", "
 # it was fetched for; this scenario serves metadata at the server's root naming `<origin>/oauth`.
 REFUSED_BY_THE_SDK = {"auth/2025-03-26-oauth-metadata-backcompat"}
 CLIENT = [sys.executable, "-m", "tests.conformance_client"]
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Scenario]:
+    """Every scenario, run once for the module, several at a time."""
+    return run_client_scenarios(CLIENT, SCENARIOS, client_timeout_ms=240_000, timeout=480)
 
 
 def test_every_required_auth_scenario_is_run() -> None:
@@ -41,6 +47,6 @@ def test_every_required_auth_scenario_is_run() -> None:
     [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="the mcp SDK's issuer check refuses it"))
      if name in REFUSED_BY_THE_SDK else name for name in SCENARIOS],
 )  # fmt: skip
-def test_client_scenario(scenario: str) -> None:
-    result = run_client_scenario(CLIENT, scenario, client_timeout_ms=120_000, timeout=240)
+def test_client_scenario(results: dict[str, Scenario], scenario: str) -> None:
+    result = results[scenario]
     assert result.passed, f"{scenario}: {result.failures}\n{result.output[-4000:]}"
