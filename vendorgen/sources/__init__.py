@@ -70,6 +70,12 @@ class AddOptions:
     class_name: str | None = None
     keep_going: bool = False
     token: str | None = None
+    # MCP: also vendor the server's resources and resource templates, and its prompts (all of them, or
+    # those named: a name given implies the kind).
+    resources: bool = False
+    resource_names: tuple[str, ...] = ()
+    prompts: bool = False
+    prompt_names: tuple[str, ...] = ()
 
 
 class Source:
@@ -298,7 +304,8 @@ def check_options(source: Source, given: Mapping[str, str]) -> None:
 # The command-line flag of each AddOptions field, in `vendorgen add --help` order.
 _FLAGS = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "trust": "--trust", "env": "--env",
           "tools": "--tool", "prefix": "--prefix", "class_name": "--class", "keep_going": "--keep-going",
-          "name": "--name", "token": "--token"}  # fmt: skip
+          "name": "--name", "token": "--token", "resources": "--resources", "resource_names": "--resource",
+          "prompts": "--prompts", "prompt_names": "--prompt"}  # fmt: skip
 OPTION_FIELDS = tuple(_FLAGS)  # every AddOptions field but none other
 
 

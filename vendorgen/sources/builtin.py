@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
-from vendorgen.project.paths import GRADIO_FILE, LANGCHAIN_FILE, MCP_FILE, RUNTIME_FILE
+from vendorgen.project.paths import GRADIO_FILE, LANGCHAIN_FILE, MCP_FILE, MCP_OFFERS_FILE, RUNTIME_FILE
 from vendorgen.sources import AddOptions, Source
 
 if TYPE_CHECKING:
@@ -127,13 +127,17 @@ class MCPSource(_Shipped):
     The module constant `SERVER` says how to reach the server. What the runtime's MCPTool reads
     from a tool's constants: `mcp_name`; `result_key`, when the server wraps a plain value as
     {result_key: value} in structuredContent (FastMCP): the tool returns the value, typed
-    `output_type`; `null_refused` (`model.null_refused_constant`).
+    `output_type`; `null_refused` (`model.null_refused_constant`). A resource template's read tool:
+    `uri_template` (the arguments are its variables), `resource_name`, `mime_type` when listed; the one tool
+    reading the static resources: `resources` ({uri: what the server listed}); a prompt's tool: `prompt_name`,
+    `prompt_arguments` (as listed). Each of those also has `mcp_name`, the request it makes
+    ("resources/read URI-TEMPLATE", "resources/read", "prompts/get NAME"), which `serve` pins by.
     """
 
     kind = "mcp"
     target = 'mcp:<http(s)://host/mcp> | mcp:sse:<url> | "mcp:stdio:<command line>"'
     help_note = "(stdio needs --trust)"
-    options = frozenset({"trust", "env", "tools", "prefix", "name"})
+    options = frozenset({"trust", "env", "tools", "prefix", "name", "resources", "resource_names", "prompts", "prompt_names"})
     help = """mcp: one module per server, one Tool class per MCP tool, sharing one session;
   stdio runs the command line (python means this interpreter) with --env
   names passed from the environment when it starts (their values are never
@@ -146,14 +150,21 @@ class MCPSource(_Shipped):
         "._vendored_mcp.MCPToolError",
         "._vendored_runtime.NOT_GIVEN",
         "._vendored_mcp.ToolList",
+        "._vendored_mcp_offers.PromptTool",
+        "._vendored_mcp_offers.ResourceTool",
     }
-    package_files = (RUNTIME_FILE, MCP_FILE)
-    annotations = MappingProxyType({"SERVER": "dict[str, Any]"})
+    package_files = (RUNTIME_FILE, MCP_FILE, MCP_OFFERS_FILE)
+    annotations = MappingProxyType(
+        {"SERVER": "dict[str, Any]", "resources": "dict[str, dict[str, Any]]", "prompt_arguments": "list[dict[str, Any]]"}
+    )
     requirements = ("smolagents", "mcp")
     served_name_attribute = "mcp_name"
 
     def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
-        return {raw["name"]: (raw.get("description"), raw.get("inputSchema")) for raw in snapshot["tools"]}
+        from vendorgen.sources.mcp_offers import served_definitions
+
+        tools = {raw["name"]: (raw.get("description"), raw.get("inputSchema")) for raw in snapshot["tools"]}
+        return {**tools, **served_definitions(snapshot)}
 
     def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
         from vendorgen.publish.portable import stdio_problems, url_problems

@@ -31,7 +31,7 @@ from vendorgen.generate import limits, schema
 from vendorgen.generate.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
 from vendorgen.project.workspace import find_root
-from vendorgen.sources import AddOptions, pins, replay_options, seconds_from_env
+from vendorgen.sources import AddOptions, mcp_offers, pins, replay_options, seconds_from_env
 from vendorgen.sources.builtin import MCPSource
 from vendorgen.sources.credentials import refuse_url_credentials
 
@@ -162,9 +162,10 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
     if server["transport"] == "stdio":
         # What is written down (the lock, the header) is the portable command line, never this machine's paths.
         target = "stdio:" + shlex.join([server["command"], *server["args"]])
-    from vendorgen.sources.mcp_listing import list_tools
+    from vendorgen.sources.mcp_listing import list_offers
 
-    info, raw_tools, offered_to_capable = list_tools(server, seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT))
+    timeout = seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
+    info, raw_tools, offered_to_capable, listings = list_offers(server, timeout, mcp_offers.wanted(options))
     limits.check_listing(raw_tools, f"the tools/list of the MCP server {_where(server)}")
     tools = [tool for tool in raw_tools if isinstance(tool, dict)]
     names = [tool.get("name") for tool in tools]
@@ -178,12 +179,16 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
         if refused := [by_either_name[name] for name in options.tools if name in by_either_name]:
             raise UsageError("cannot vendor " + "; ".join(f"{_show(name)}: {withheld[name]}" for name in refused))
         tools = _select(tools, options.tools, options.prefix)
-    if not tools:
+    offers, offers_withheld = mcp_offers.selected(listings, options)
+    if not tools and not any(offers.values()):
         raise SchemaError(f"the MCP server at {_where(server)} lists no tools")
+    withheld.update(offers_withheld)
     name = naming.python_name(options.name) if options.name else default_module_name(info, server)
     # What `update` passes to `inspect` to get this module again (never a value of --env).
     again = replay_options(name, trust=server["transport"] == "stdio", env=list(options.env),
-                           tools=list(options.tools), prefix=options.prefix)  # fmt: skip
+                           tools=list(options.tools), prefix=options.prefix, resources=options.resources,
+                           resource_names=list(options.resource_names), prompts=options.prompts,
+                           prompt_names=list(options.prompt_names))  # fmt: skip
     return [
         {
             "kind": "mcp",
@@ -194,6 +199,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             "revision": revision(info, server),
             "prefix": options.prefix,
             "tools": tools,
+            **offers,
             "options": again,
             # What the server lists and this module leaves out, and why (`add` says so): only for the whole server.
             **({"withheld": withheld} if withheld and not options.tools else {}),
@@ -339,6 +345,8 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     prefix = snapshot.get("prefix", "")
     listing = limits.listing_budget(f"the MCP server {_where(server)}")
     tools = [_tool(raw, prefix, server_name, listing) for raw in snapshot["tools"]]
+    if any(key in snapshot for key in mcp_offers.KEYS):
+        tools += mcp_offers.tools(snapshot, prefix, server_name, listing)
     module_name = naming.python_name(snapshot["name"])
     runtime = {"name": server_name, "version": info.get("version", ""), **server}
     return ModuleSpec(

@@ -26,6 +26,18 @@ MAX_PAGES = 1000
 def list_tools(
     server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT
 ) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None]:
+    """`list_offers` of the tools alone."""
+    info, tools, capable, _ = list_offers(server, timeout)
+    return info, tools, capable
+
+
+# The capability a server declares for each listing beside its tools (a server without it has no such method).
+CAPABILITY = {"resources": "resources", "resourceTemplates": "resources", "prompts": "prompts"}
+
+
+def list_offers(
+    server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT, also: tuple[str, ...] = ()
+) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None, dict[str, list[dict[str, Any]]]]:
     """(serverInfo, every tool as the JSON the server sent, the names of the tools it lists to a client that
     declares every capability it may ask for: roots, sampling, elicitation; None when that listing failed).
 
@@ -34,6 +46,10 @@ def list_tools(
     a server over the network is one process, so its second session waits for the first to succeed (the
     second's requests must not change what the first meets: a server that dies mid-listing). Every failure
     reported is the first listing's; the second's own failure only leaves what is withheld unknown.
+
+    `also`: the other listings to read in the first session (keys of `mcp_client.LISTINGS`:
+    "resources", "resourceTemplates", "prompts"), returned fourth by key, as the server sent them;
+    a server that does not declare the capability has none.
     """
     import asyncio
 
@@ -43,10 +59,16 @@ def list_tools(
     where = _where(server)
     received = limits.ReadBudget(f"what the MCP server {where} sent")
 
+    extras: dict[str, list[dict[str, Any]]] = {}
+
     async def run() -> tuple[dict[str, Any], list[dict[str, Any]]]:
         async with mcp_client.session(server, params, timeout, received) as (client, info):
             tools = await _all_pages(client)
-        return info, [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
+            declared = _declared(client)
+            for kind in also:
+                listed = await _all_pages(client, kind) if declared.get(CAPABILITY[kind]) is not None else []
+                extras[kind] = [_dumped(item) for item in listed]
+        return info, [_dumped(tool) for tool in tools]
 
     async def offered_to_capable_clients() -> set[str] | None:
         names = None
@@ -59,7 +81,7 @@ def list_tools(
             pass  # (server-everything asks a client with roots for them as it closes: the close may fail)
         return names
 
-    async def bounded() -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None]:
+    async def bounded() -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None, dict[str, Any]]:
         # Each request has its own timeout; this bounds everything else (a TCP
         # connect that hangs, a process that will not die). Pages add up.
         # The SDK may wait on a stream cut at the byte limit (its SSE reader blocks handing the
@@ -82,9 +104,9 @@ def list_tools(
                 await asyncio.gather(capable, return_exceptions=True)
             raise
         try:
-            return info, tools, await (capable or second())
+            return info, tools, await (capable or second()), extras
         except (TimeoutError, asyncio.CancelledError):
-            return info, tools, None
+            return info, tools, None, extras
 
     with _client_log() as log:
         try:
@@ -280,21 +302,36 @@ def _leaves(exc: BaseException) -> Iterator[BaseException]:
         yield exc
 
 
-async def _all_pages(session: Any) -> list[Any]:
-    """Every tool, following `nextCursor` to the end."""
+_METHODS = {"tools": "tools/list", "resources": "resources/list", "resourceTemplates": "resources/templates/list",
+            "prompts": "prompts/list"}  # fmt: skip
+
+
+def _dumped(item: Any) -> dict[str, Any]:
+    """A listed item as the JSON the server sent."""
+    return item.model_dump(mode="json", by_alias=True, exclude_none=True)  # type: ignore[no-any-return]
+
+
+def _declared(client: Any) -> dict[str, Any]:
+    """The capabilities the server declared when it initialized, as JSON (mcp 2.x: a property)."""
+    found = getattr(client, "get_server_capabilities", None)
+    capabilities = found() if callable(found) else getattr(client, "server_capabilities", None)
+    return capabilities.model_dump(mode="json", by_alias=True, exclude_none=True) if capabilities is not None else {}
+
+
+async def _all_pages(session: Any, kind: str = "tools") -> list[Any]:
+    """Every item of a listing (`kind`: a key of `mcp_client.LISTINGS`), following `nextCursor` to the end."""
     from vendorgen.sources.mcp_client import list_page
 
-    tools: list[Any] = []
+    method = _METHODS[kind]
+    items: list[Any] = []
     cursor: str | None = None
     seen: set[str] = set()
     while True:
-        page, cursor = await list_page(session, cursor)
-        tools.extend(page)
-        limits.TOOLS.check(len(tools), "the MCP server's tools/list")  # page by page: a listing may never end
+        page, cursor = await list_page(session, cursor, kind)
+        items.extend(page)
+        limits.TOOLS.check(len(items), f"the MCP server's {method}")  # page by page: a listing may never end
         if not cursor:
-            return tools
+            return items
         if cursor in seen or len(seen) >= MAX_PAGES:
-            raise SchemaError(f"the server's tools/list pagination does not end (cursor {_show(cursor)!r} again)")
+            raise SchemaError(f"the server's {method} pagination does not end (cursor {_show(cursor)!r} again)")
         seen.add(cursor)
-
-
