@@ -26,7 +26,7 @@ from vendorgen.package.server_text import served_text
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry
-from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, TRANSPORT_FILE
+from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, SERVER_OFFERS_FILE, TRANSPORT_FILE
 from vendorgen.project.workspace import Workspace
 
 FILE_NAME = SERVER_FILE
@@ -51,9 +51,12 @@ class ServerModule:
 
     @property
     def files(self) -> dict[str, str]:
-        """What serving writes (root-relative path -> text): the module, and its transport as shipped."""
-        transport = files.path_beside(self.path, TRANSPORT_FILE)
-        return {self.path: self.text, transport: (files.SHIPPED / TRANSPORT_FILE).read_text(encoding="utf-8")}
+        """What serving writes (root-relative path -> text): the module, and its transport and the serving of
+        resources and prompts as shipped."""
+        shipped = {
+            name: (files.SHIPPED / name).read_text(encoding="utf-8") for name in (TRANSPORT_FILE, SERVER_OFFERS_FILE)
+        }
+        return {self.path: self.text, **{files.path_beside(self.path, name): text for name, text in shipped.items()}}
 
 
 def server_module(
@@ -173,4 +176,3 @@ def list_unwritten(module: ServerModule, python: str, names: Sequence[str]) -> t
     args = [python, "-B", "-c", _UNWRITTEN, module.dotted, module.path, *names, "--list"]  # -B: no .pyc either
     listed = subprocess.run(args, input=module.text.encode("utf-8"), stdout=subprocess.PIPE, check=False)
     return listed.returncode, listed.stdout.decode("utf-8", "replace")
-

@@ -22,7 +22,7 @@ from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry
-from vendorgen.project.paths import CATALOG_FILE, RUNTIME_FILES, SERVER_FILE, TRANSPORT_FILE
+from vendorgen.project.paths import CATALOG_FILE, RUNTIME_FILES, SERVER_FILE, SERVER_OFFERS_FILE, TRANSPORT_FILE
 from vendorgen.project.workspace import Workspace
 
 
@@ -238,6 +238,7 @@ def _catalog_module() -> Callable[..., Any]:
 DERIVED_FILES: dict[str, Callable[[], Callable[..., Any]]] = {
     SERVER_FILE: _server_module,
     TRANSPORT_FILE: _server_module,  # shipped with the server module, as it is
+    SERVER_OFFERS_FILE: _server_module,  # likewise
     CATALOG_FILE: _catalog_module,
 }
 

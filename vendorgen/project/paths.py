@@ -44,7 +44,9 @@ RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_FILE, MCP_OFFERS_FILE, LANGCHAIN
 SERVER_FILE = "_vendored_server.py"
 # The server's transports (stdio pipes, streamable HTTP), shipped beside it.
 TRANSPORT_FILE = "_vendored_transport.py"
-SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE)
+# How the server serves vendored MCP resources, resource templates and prompts, shipped beside it.
+SERVER_OFFERS_FILE = "_vendored_server_offers.py"
+SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE, SERVER_OFFERS_FILE)
 # The catalog of the tools of one directory, for agents with many tools (vendorgen/package/catalog.py writes it).
 CATALOG_FILE = "catalog.py"
 # The files of an output package that are not modules of their own: the lock's `[[runtime]]` entries.

@@ -30,7 +30,9 @@ from vendorgen.sources import AddOptions
 KEYS = ("resources", "resourceTemplates", "prompts")
 # What a template may hold: literal text, `{var}` and `{+var}` (as the runtime's `expand` takes them).
 _EXPRESSION = re.compile(r"\{(\+?)([A-Za-z0-9_.%]+)\}")
-BEYOND_LEVEL_1 = "its URI template uses RFC 6570 expressions beyond {var} and {+var}, which vendored tools do not expand"
+BEYOND_LEVEL_1 = (
+    "its URI template uses RFC 6570 expressions beyond {var} and {+var}, which vendored tools do not expand"
+)
 
 
 def wanted(options: AddOptions) -> tuple[str, ...]:
@@ -105,7 +107,7 @@ def _tool_name(verb: str, name: str, prefix: str) -> str:
 
 def _expressible(template: Any) -> bool:
     """Whether `template` is a string of literal text, `{var}` and `{+var}` only."""
-    return isinstance(template, str) and "{" not in _EXPRESSION.sub("", template) and "}" not in _EXPRESSION.sub("", template)
+    return isinstance(template, str) and not set("{}") & set(_EXPRESSION.sub("", template))
 
 
 def _show(name: Any) -> str:
@@ -131,10 +133,14 @@ def tools(snapshot: Mapping[str, Any], prefix: str, server: str, listing: limits
 
 
 _ANY = (OutputSpec("result", "any", "Any", "the content the server returns"),)
-_MESSAGES = (OutputSpec("messages", "array", "list[dict[str, Any]]", "the prompt's messages, each with role and content"),)
+_MESSAGES = (
+    OutputSpec("messages", "array", "list[dict[str, Any]]", "the prompt's messages, each with role and content"),
+)
 
 
-def _resources_tool(resources: list[Mapping[str, Any]], prefix: str, server: str, listing: limits.NodeBudget) -> ToolSpec:
+def _resources_tool(
+    resources: list[Mapping[str, Any]], prefix: str, server: str, listing: limits.NodeBudget
+) -> ToolSpec:
     listed: dict[str, dict[str, Any]] = {}
     for item in resources:
         if not isinstance(item.get("uri"), str) or not isinstance(item.get("name"), str):
@@ -170,21 +176,26 @@ def _template_tool(item: Any, prefix: str, server: str, listing: limits.NodeBudg
 def _prompt_tool(item: Any, prefix: str, server: str, listing: limits.NodeBudget) -> ToolSpec:
     name = item["name"]
     arguments = item.get("arguments") or []
-    if not isinstance(arguments, list) or not all(isinstance(arg, Mapping) and isinstance(arg.get("name"), str) for arg in arguments):
+    if not isinstance(arguments, list) or not all(
+        isinstance(arg, Mapping) and isinstance(arg.get("name"), str) for arg in arguments
+    ):
         raise SchemaError(f"prompt {_show(name)!r}: its arguments are not a list of named arguments")
     kept = [{key: arg[key] for key in ("name", "description", "required") if key in arg} for arg in arguments]
-    properties = {arg["name"]: {"type": "string", "description": str(arg.get("description") or "")} for arg in arguments}
+    properties = {
+        arg["name"]: {"type": "string", "description": str(arg.get("description") or "")} for arg in arguments
+    }
     required = [arg["name"] for arg in arguments if arg.get("required") is True]
     inputs = _inputs(properties, required, name, listing)
     description = _described(item, f"The prompt {name} of the MCP server{f' {server}' if server else ''}.")
-    description += "\n\nReturns its messages: a list of {'role': ..., 'content': ...}."
     constants = (("prompt_name", name), ("prompt_arguments", kept), *null_refused_constant(inputs))
     return _spec(_tool_name("prompt", name, prefix), description, f"prompts/get {name}", inputs, _MESSAGES, constants)
 
 
 def _inputs(properties: dict[str, Any], required: list[str], owner: str, listing: limits.NodeBudget) -> Any:
     try:
-        return schema.inputs_from_object({"type": "object", "properties": properties, "required": required}, listing, owner)
+        return schema.inputs_from_object(
+            {"type": "object", "properties": properties, "required": required}, listing, owner
+        )
     except SchemaError as exc:
         raise SchemaError(f"{_show(owner)!r}: {exc}") from None
 

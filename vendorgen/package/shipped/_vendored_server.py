@@ -396,8 +396,9 @@ def _media(data: bytes, mime: str, kind: str) -> dict[str, Any]:
     return {"type": kind, "data": base64.b64encode(data).decode("ascii"), "mimeType": mime}
 
 
-def build_server(toolset: Toolset) -> Any:
-    """The mcp SDK's low-level server over `toolset`: a failure is an isError result, never a crash."""
+def build_server(toolset: Toolset, offers: Any = None) -> Any:
+    """The mcp SDK's low-level server over `toolset` (and `offers`, the vendored resources and prompts:
+    _vendored_server_offers.py): a failure is an isError result, never a crash."""
     from pydantic import TypeAdapter
 
     with _runtime()._needs("mcp>=1.10"):
@@ -426,6 +427,10 @@ def build_server(toolset: Toolset) -> Any:
             content, structured = await call(name, arguments)
             return (content, structured) if structured is not None else content
 
+        if offers is not None:
+            from ._vendored_server_offers import install
+
+            install(server, offers)
         return server
 
     # mcp 2.x: handlers given to the constructor, returning whole results.
@@ -500,7 +505,12 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
         fail(f"cannot create the tools: {_runtime()._reason(exc)}")
     if missing := [path for path in args.files if not os.path.isdir(path)]:
         fail(f"--files {missing[0]}: not a directory")
-    server = build_server(Toolset(instances, Pins(pinned, args.allow_drift), args.files))
+    from ._vendored_server_offers import Offers, is_offer  # resources and prompts: served as such, not as tools
+
+    offers = [tool for tool in instances if is_offer(tool)]
+    tools = [tool for tool in instances if not is_offer(tool)]
+    served = Offers(offers, pinned, args.allow_drift, definition_hashes) if offers else None
+    server = build_server(Toolset(tools, Pins(pinned, args.allow_drift), args.files), served)
     from ._vendored_transport import run_http, run_stdio
 
     if args.transport == "stdio":

@@ -1,0 +1,260 @@
+"""The vendored resources, resource templates and prompts of this package, served as MCP (beside its tools).
+
+`resources/list`, `resources/templates/list` and `prompts/list` answer from what was reviewed: the
+constants of the vendored classes. `resources/read`, `resources/subscribe`/`unsubscribe`, `prompts/get`
+and `completion/complete` are passed to the upstream server that listed the resource or prompt, and only
+for a vendored URI (a static one, or one its vendored template makes), prompt or template: nothing else is
+ever asked of an upstream, and no URI is opened here. Before the first such request on a connection, the
+upstream's listing is compared with the definitions pinned by `vendorgen serve` (as a tool's are); a
+resource or prompt whose definition changed is refused, naming the change, unless run with --allow-drift.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+# What an upstream's listings may take before its requests fail (as the server bounds its tools/list).
+_LISTING_PAGES = 1_000
+_LISTING_BYTES = 20_000_000
+
+
+class OfferRefused(RuntimeError):
+    """A request the server does not pass on: an unknown resource or prompt, bad arguments, drift."""
+
+
+def _offers_runtime() -> Any:
+    return sys.modules.get(f"{__package__}._vendored_mcp_offers")
+
+
+def is_offer(tool: Any) -> bool:
+    """A vendored resource, resource template or prompt (served as such, not as a tool)."""
+    runtime = _offers_runtime()
+    return runtime is not None and isinstance(tool, (runtime.ResourceTool, runtime.PromptTool))
+
+
+class Offers:
+    """The served resources, templates and prompts, and how a request reaches the upstream that listed one."""
+
+    def __init__(
+        self, tools: Sequence[Any], pinned: dict[str, dict[str, str]], allow_drift: bool, hashes: Callable[..., Any]
+    ) -> None:
+        runtime = _offers_runtime()
+        resources = [tool for tool in tools if isinstance(tool, runtime.ResourceTool)] if runtime else []
+        self.static = {uri: tool for tool in resources if not tool.uri_template for uri in tool.resources}
+        self.templates = [tool for tool in resources if tool.uri_template]
+        self.prompts = {tool.prompt_name: tool for tool in tools if runtime and isinstance(tool, runtime.PromptTool)}
+        self.pinned = pinned
+        self.allow_drift = allow_drift
+        self.hashes = hashes  # the server's definition_hashes: what `vendorgen serve` pinned is made so
+        # id(session) -> (the client that was listed, the listing task: {mcp_name: definition hashes}).
+        self.listed: dict[int, tuple[Any, Any]] = {}
+
+    # -- listings, from the reviewed classes --------------------------------------------------------------
+
+    def resources(self) -> list[dict[str, Any]]:
+        return [{"uri": uri, **tool.resources[uri]} for uri, tool in self.static.items()]
+
+    def resource_templates(self) -> list[dict[str, Any]]:
+        listed = []
+        for tool in self.templates:
+            entry = {"uriTemplate": tool.uri_template, "name": tool.resource_name, "description": tool.description}
+            listed.append({**entry, **({"mimeType": tool.mime_type} if getattr(tool, "mime_type", None) else {})})
+        return listed
+
+    def prompt_listing(self) -> list[dict[str, Any]]:
+        return [
+            {"name": name, "description": tool.description, "arguments": tool.prompt_arguments}
+            for name, tool in self.prompts.items()
+        ]
+
+    # -- requests, passed on ------------------------------------------------------------------------------
+
+    def owner(self, uri: str) -> Any:
+        """The vendored tool that reads `uri`: a static resource's, else the first template that makes it."""
+        runtime = _offers_runtime()
+        found = self.static.get(uri) or next((t for t in self.templates if runtime.matches(t.uri_template, uri)), None)
+        if found is None:
+            raise OfferRefused(f"unknown resource {uri!r}: this server serves only the resources vendored here")
+        return found
+
+    async def read(self, uri: str) -> Any:
+        return await self._passed(self.owner(uri), "resources/read", {"uri": uri})
+
+    async def subscription(self, method: str, uri: str) -> Any:
+        """resources/subscribe or resources/unsubscribe, passed to the upstream (which must support it)."""
+        return await self._passed(self.owner(uri), method, {"uri": uri})
+
+    async def prompt(self, name: str, arguments: dict[str, Any] | None) -> Any:
+        tool = self.prompts.get(name)
+        if tool is None:
+            raise OfferRefused(f"unknown prompt {name!r}; this server has: {', '.join(sorted(self.prompts)) or 'none'}")
+        arguments = arguments or {}
+        declared = {argument["name"]: argument for argument in tool.prompt_arguments}
+        if unknown := sorted(set(arguments) - set(declared)):
+            raise OfferRefused(f"{name} takes no argument {', '.join(map(repr, unknown))}")
+        if missing := [key for key, spec in declared.items() if spec.get("required") and key not in arguments]:
+            raise OfferRefused(f"{name} needs the argument {', '.join(map(repr, missing))}")
+        if not all(isinstance(value, str) for value in arguments.values()):
+            raise OfferRefused(f"{name}: a prompt's arguments are strings")
+        return await self._passed(tool, "prompts/get", {"name": name, "arguments": arguments})
+
+    async def complete(self, ref: dict[str, Any], argument: dict[str, Any], context: Any) -> Any:
+        """The upstream's completion for a vendored prompt or template; None (no values) for anything else."""
+        if ref.get("type") == "ref/prompt":
+            tool = self.prompts.get(ref.get("name", ""))
+        else:
+            tool = next((tool for tool in self.templates if tool.uri_template == ref.get("uri")), None)
+        if tool is None:
+            return None
+        params = {"ref": ref, "argument": argument, **({"context": context} if context else {})}
+        return await self._passed(tool, "completion/complete", params)
+
+    async def _passed(self, tool: Any, method: str, params: dict[str, Any]) -> Any:
+        if refusal := await self.refusal(tool):
+            raise OfferRefused(refusal)
+        return await tool.session.request_here(method, params, tool.timeout)
+
+    # -- pins ---------------------------------------------------------------------------------------------
+
+    async def refusal(self, tool: Any) -> str | None:
+        """Why `tool`'s resource or prompt must not be served now, or None: its upstream definition changed."""
+        if self.allow_drift:
+            return None
+        pinned = self.pinned.get(tool.name)
+        if pinned is None:
+            return f"{tool.name} has no pinned definition: run `vendorgen serve` to regenerate this server"
+        client, _ = await tool.session.here()
+        key = id(tool.session)
+        listed = self.listed.get(key)
+        if listed is None or listed[0] is not client:
+            seconds = tool.timeout or tool.session.connect_timeout
+            listed = (client, asyncio.ensure_future(asyncio.wait_for(self._definitions(client, tool), seconds)))
+            self.listed[key] = listed
+        try:
+            now = (await asyncio.shield(listed[1])).get(tool.mcp_name)
+        except Exception as exc:
+            if self.listed.get(key) is listed:
+                del self.listed[key]  # the next request lists again
+            raise OfferRefused(f"refused {tool.name}: its pinned definition cannot be checked ({exc})") from None
+        where = f"the MCP server {tool.session.describe()}"
+        module = type(tool).__module__.rpartition(".")[2]
+        advice = f"review it with `vendorgen diff {module}`, take it with `vendorgen update {module}`, or serve it anyway with --allow-drift"
+        if now is None:
+            return f"refused {tool.name}: {where} no longer lists {tool.mcp_name!r}; {advice}"
+        changed = [part for part in ("description", "inputSchema") if pinned[part] != now[part]]
+        if changed:
+            what = "description" if changed == ["description"] else "definition"
+            return (
+                f"refused {tool.name}: {where} changed the {what} of {tool.mcp_name!r} since it was vendored; {advice}"
+            )
+        return None
+
+    async def _definitions(self, client: Any, tool: Any) -> dict[str, dict[str, str]]:
+        """What the upstream of `tool`'s session lists now, as the pins are made (vendorgen's mcp_offers)."""
+        session = tool.session
+        found: dict[str, dict[str, str]] = {}
+        for static in {id(other): other for other in self.static.values() if other.session is session}.values():
+            listed = {item["uri"]: item for item in await _all(client, "list_resources", "resources")}
+            now = {uri: _definition(listed[uri], "uri") for uri in static.resources if uri in listed}
+            if len(now) == len(static.resources):  # else: no longer listed
+                found[static.mcp_name] = self.hashes(None, now)
+        if any(other.session is session for other in self.templates):
+            for item in await _all(client, "list_resource_templates", "resourceTemplates"):
+                definition = _definition(item, "uriTemplate")
+                found[f"resources/read {item.get('uriTemplate')}"] = self.hashes(item.get("description"), definition)
+        if any(other.session is session for other in self.prompts.values()):
+            for item in await _all(client, "list_prompts", "prompts"):
+                definition = _definition(item, "arguments")
+                found[f"prompts/get {item.get('name')}"] = self.hashes(item.get("description"), definition)
+        return found
+
+
+def _definition(item: dict[str, Any], key: str) -> dict[str, Any]:
+    """What is pinned of a listed resource, template or prompt beside its description (as vendorgen pins it)."""
+    return {name: item.get(name) for name in ("name", key, "mimeType")}
+
+
+async def _all(client: Any, method: str, field: str) -> list[dict[str, Any]]:
+    """Every item of one of the upstream's listings (all pages, within bounds), as the JSON it sent."""
+    items: list[dict[str, Any]] = []
+    cursor, size = None, 0
+    for _page in range(_LISTING_PAGES):
+        page = await (getattr(client, method)(cursor=cursor) if cursor else getattr(client, method)())
+        for item in getattr(page, field):
+            raw = item.model_dump(mode="json", by_alias=True, exclude_none=True)
+            size += len(json.dumps(raw, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+            if size > _LISTING_BYTES:
+                raise OfferRefused(f"the upstream lists more than {_LISTING_BYTES:,} bytes of {field}")
+            items.append(raw)
+        cursor = getattr(page, "nextCursor", None)
+        if not cursor:
+            return items
+    raise OfferRefused(f"the upstream lists its {field} in more than {_LISTING_PAGES:,} pages")
+
+
+def install(server: Any, offers: Offers) -> None:
+    """Answer resources/*, prompts/* and completion/complete on the mcp SDK's low-level `server` (mcp 1.x).
+
+    Each handler hands on the upstream's result as it is; a failure is the request's error.
+    """
+    from mcp import types
+
+    def answer(result_type: Any, value: Any) -> Any:
+        return types.ServerResult(result_type.model_validate(value))
+
+    def passed(result: Any) -> Any:
+        return types.ServerResult(result)
+
+    async def list_resources(request: Any) -> Any:
+        return answer(types.ListResourcesResult, {"resources": offers.resources()})
+
+    async def list_templates(request: Any) -> Any:
+        return answer(types.ListResourceTemplatesResult, {"resourceTemplates": offers.resource_templates()})
+
+    async def read(request: Any) -> Any:
+        return passed(await offers.read(str(request.params.uri)))
+
+    async def subscribe(request: Any) -> Any:
+        await offers.subscription("resources/subscribe", str(request.params.uri))
+        return passed(types.EmptyResult())
+
+    async def unsubscribe(request: Any) -> Any:
+        await offers.subscription("resources/unsubscribe", str(request.params.uri))
+        return passed(types.EmptyResult())
+
+    async def list_prompts(request: Any) -> Any:
+        return answer(types.ListPromptsResult, {"prompts": offers.prompt_listing()})
+
+    async def get_prompt(request: Any) -> Any:
+        return passed(await offers.prompt(request.params.name, request.params.arguments))
+
+    async def complete(request: Any) -> Any:
+        params = request.params.model_dump(mode="json", by_alias=True, exclude_none=True)
+        result = await offers.complete(params["ref"], params["argument"], params.get("context"))
+        return passed(result) if result is not None else answer(types.CompleteResult, {"completion": {"values": []}})
+
+    handlers: dict[Any, Any] = {}
+    if offers.static or offers.templates:
+        handlers.update({types.ListResourcesRequest: list_resources, types.ListResourceTemplatesRequest: list_templates,
+                         types.ReadResourceRequest: read, types.SubscribeRequest: subscribe,
+                         types.UnsubscribeRequest: unsubscribe})  # fmt: skip
+    if offers.prompts:
+        handlers.update({types.ListPromptsRequest: list_prompts, types.GetPromptRequest: get_prompt})
+    if offers.prompts or offers.templates:
+        handlers[types.CompleteRequest] = complete
+    server.request_handlers.update(handlers)
+    if types.SubscribeRequest in handlers:
+        declared = server.get_capabilities
+
+        def capabilities(*args: Any, **kwargs: Any) -> Any:
+            """The SDK declares no subscriptions whatever the handlers; they are passed to the upstream."""
+            found = declared(*args, **kwargs)
+            if found.resources is not None:
+                found.resources.subscribe = True
+            return found
+
+        server.get_capabilities = capabilities
