@@ -128,9 +128,9 @@ class MCPSource(_Shipped):
     from a tool's constants: `mcp_name`; `result_key`, when the server wraps a plain value as
     {result_key: value} in structuredContent (FastMCP): the tool returns the value, typed
     `output_type`; `null_refused` (`model.null_refused_constant`). A resource template's read tool:
-    `uri_template` (the arguments are its variables), `resource_name`, `mime_type` when listed; the one tool
-    reading the static resources: `resources` ({uri: what the server listed}); a prompt's tool: `prompt_name`,
-    `prompt_arguments` (as listed). Each of those also has `mcp_name`, the request it makes
+    `resource_template` (what the server listed: `uriTemplate`, whose variables are the arguments, `name`...);
+    the one tool reading the static resources: `resources` ({uri: what the server listed}); a prompt's tool:
+    `prompt` (what the server listed: `name`, `arguments`...). Each of those also has `mcp_name`, the request it makes
     ("resources/read URI-TEMPLATE", "resources/read", "prompts/get NAME"), which `serve` pins by.
     """
 
@@ -155,7 +155,12 @@ class MCPSource(_Shipped):
     }
     package_files = (RUNTIME_FILE, MCP_FILE, MCP_OFFERS_FILE)
     annotations = MappingProxyType(
-        {"SERVER": "dict[str, Any]", "resources": "dict[str, dict[str, Any]]", "prompt_arguments": "list[dict[str, Any]]"}
+        {
+            "SERVER": "dict[str, Any]",
+            "resources": "dict[str, dict[str, Any]]",
+            "resource_template": "dict[str, Any]",
+            "prompt": "dict[str, Any]",
+        }
     )
     requirements = ("smolagents", "mcp")
     served_name_attribute = "mcp_name"

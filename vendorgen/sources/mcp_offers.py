@@ -145,8 +145,7 @@ def _resources_tool(
     for item in resources:
         if not isinstance(item.get("uri"), str) or not isinstance(item.get("name"), str):
             raise SchemaError("the server lists a resource without a URI or a name")
-        listed[item["uri"]] = {key: item[key] for key in ("name", "title", "description", "mimeType", "size")
-                               if isinstance(item.get(key), (str, int)) and not isinstance(item.get(key), bool)}  # fmt: skip
+        listed[item["uri"]] = _kept(item, ("name", "title", "description", "mimeType", "size"))
     lines = [f"Reads one of the resources of the MCP server{f' {server}' if server else ''}, by URI:"]
     for uri, item in listed.items():
         said = "; ".join(str(item[key]) for key in ("mimeType", "description") if key in item)
@@ -167,10 +166,9 @@ def _template_tool(item: Any, prefix: str, server: str, listing: limits.NodeBudg
     properties = {var: {"type": "string", "description": f"The {{{var}}} of the URI template."} for var in variables}
     inputs = _inputs(properties, variables, name, listing)
     description = _described(item, f"Reads the resource {name} of the MCP server{f' {server}' if server else ''}.")
-    constants: tuple[tuple[str, Any], ...] = (("uri_template", template), ("resource_name", name))
-    if isinstance(item.get("mimeType"), str):
-        constants += (("mime_type", item["mimeType"]),)
-    return _spec(_tool_name("read", name, prefix), description, f"resources/read {template}", inputs, _ANY, constants)
+    kept = _kept(item, ("uriTemplate", "name", "title", "description", "mimeType"))
+    return _spec(_tool_name("read", name, prefix), description, f"resources/read {template}", inputs, _ANY,
+                 (("resource_template", kept),))  # fmt: skip
 
 
 def _prompt_tool(item: Any, prefix: str, server: str, listing: limits.NodeBudget) -> ToolSpec:
@@ -180,15 +178,25 @@ def _prompt_tool(item: Any, prefix: str, server: str, listing: limits.NodeBudget
         isinstance(arg, Mapping) and isinstance(arg.get("name"), str) for arg in arguments
     ):
         raise SchemaError(f"prompt {_show(name)!r}: its arguments are not a list of named arguments")
-    kept = [{key: arg[key] for key in ("name", "description", "required") if key in arg} for arg in arguments]
-    properties = {
-        arg["name"]: {"type": "string", "description": str(arg.get("description") or "")} for arg in arguments
-    }
+    properties = {arg["name"]: {"type": "string", "description": _text(arg.get("description"))} for arg in arguments}
     required = [arg["name"] for arg in arguments if arg.get("required") is True]
     inputs = _inputs(properties, required, name, listing)
     description = _described(item, f"The prompt {name} of the MCP server{f' {server}' if server else ''}.")
-    constants = (("prompt_name", name), ("prompt_arguments", kept), *null_refused_constant(inputs))
+    kept = _kept(item, ("name", "title", "description"))
+    if arguments:
+        kept["arguments"] = [_kept(arg, ("name", "title", "description", "required")) for arg in arguments]
+    constants = (("prompt", kept), *null_refused_constant(inputs))
     return _spec(_tool_name("prompt", name, prefix), description, f"prompts/get {name}", inputs, _MESSAGES, constants)
+
+
+def _kept(item: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """What the generated class keeps of a listed item (and `serve` lists again): `keys`, where they are
+    plain values (a string, a whole number, a boolean); icons and `_meta` are left out."""
+    return {key: item[key] for key in keys if isinstance(item.get(key), (str, int))}
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def _inputs(properties: dict[str, Any], required: list[str], owner: str, listing: limits.NodeBudget) -> Any:

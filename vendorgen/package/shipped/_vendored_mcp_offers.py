@@ -104,20 +104,21 @@ def _bounded(items: list[Any], what: str) -> list[Any]:
 
 
 class ResourceTool(_ClosesSession, _VendoredTool, Tool):
-    """Reads a resource of the module's MCP server: one of `resources` (by URI), or the URI `uri_template` makes
-    of the arguments. Returns the content (several: a list), converted by `content_value`."""
+    """Reads a resource of the module's MCP server: one of `resources` (by URI), or the URI the `uriTemplate` of
+    `resource_template` makes of the arguments. Returns the content (several: a list), converted by `content_value`."""
 
-    uri_template = ""
     # The static resources this tool reads: {uri: what the server listed of it}; none for a template's tool.
     resources: dict[str, dict[str, Any]] = {}
+    # The template this tool reads by, as the server listed it; none for the static resources' tool.
+    resource_template: dict[str, Any] = {}
 
     def __init__(self, timeout: float | None) -> None:
         super().__init__()
         self.timeout = timeout
 
     def _call(self, arguments: dict[str, Any]) -> Any:
-        if self.uri_template:
-            uri = expand(self.uri_template, arguments)
+        if self.resource_template:
+            uri = expand(self.resource_template["uriTemplate"], arguments)
         else:
             uri = str(arguments["uri"])
             if uri not in self.resources:  # only what was vendored, of the server that listed it
@@ -130,10 +131,11 @@ class ResourceTool(_ClosesSession, _VendoredTool, Tool):
 
 
 class PromptTool(_ClosesSession, _VendoredTool, Tool):
-    """Renders a prompt of the module's MCP server (`prompt_name`): its messages, each {"role": ..., "content":
-    ...} with the content converted by `content_value` (text as str, an image as a PIL image...)."""
+    """Renders a prompt of the module's MCP server (`prompt`, as the server listed it): its messages, each
+    {"role": ..., "content": ...} with the content converted by `content_value` (text as str, an image as a PIL
+    image...)."""
 
-    prompt_name = ""
+    prompt: dict[str, Any] = {}
 
     def __init__(self, timeout: float | None) -> None:
         super().__init__()
@@ -141,6 +143,6 @@ class PromptTool(_ClosesSession, _VendoredTool, Tool):
 
     def _call(self, arguments: dict[str, Any]) -> list[dict[str, Any]]:
         sent = {key: str(value) for key, value in self._sent(arguments).items()}  # prompt arguments are strings
-        result = self.session.get_prompt(self.prompt_name, sent, self.timeout)
-        messages = _bounded(list(result.messages), self.prompt_name)
+        result = self.session.get_prompt(self.prompt["name"], sent, self.timeout)
+        messages = _bounded(list(result.messages), self.prompt["name"])
         return [{"role": str(message.role), "content": content_value(message.content)} for message in messages]

@@ -44,9 +44,10 @@ class Offers:
     ) -> None:
         runtime = _offers_runtime()
         resources = [tool for tool in tools if isinstance(tool, runtime.ResourceTool)] if runtime else []
-        self.static = {uri: tool for tool in resources if not tool.uri_template for uri in tool.resources}
-        self.templates = [tool for tool in resources if tool.uri_template]
-        self.prompts = {tool.prompt_name: tool for tool in tools if runtime and isinstance(tool, runtime.PromptTool)}
+        self.static = {uri: tool for tool in resources if not tool.resource_template for uri in tool.resources}
+        self.templates = {tool.resource_template["uriTemplate"]: tool for tool in resources if tool.resource_template}
+        prompts = [tool for tool in tools if runtime and isinstance(tool, runtime.PromptTool)]
+        self.prompts = {tool.prompt["name"]: tool for tool in prompts}
         self.pinned = pinned
         self.allow_drift = allow_drift
         self.hashes = hashes  # the server's definition_hashes: what `vendorgen serve` pinned is made so
@@ -59,24 +60,19 @@ class Offers:
         return [{"uri": uri, **tool.resources[uri]} for uri, tool in self.static.items()]
 
     def resource_templates(self) -> list[dict[str, Any]]:
-        listed = []
-        for tool in self.templates:
-            entry = {"uriTemplate": tool.uri_template, "name": tool.resource_name, "description": tool.description}
-            listed.append({**entry, **({"mimeType": tool.mime_type} if getattr(tool, "mime_type", None) else {})})
-        return listed
+        return [tool.resource_template for tool in self.templates.values()]
 
     def prompt_listing(self) -> list[dict[str, Any]]:
-        return [
-            {"name": name, "description": tool.description, "arguments": tool.prompt_arguments}
-            for name, tool in self.prompts.items()
-        ]
+        return [tool.prompt for tool in self.prompts.values()]
 
     # -- requests, passed on ------------------------------------------------------------------------------
 
     def owner(self, uri: str) -> Any:
         """The vendored tool that reads `uri`: a static resource's, else the first template that makes it."""
         runtime = _offers_runtime()
-        found = self.static.get(uri) or next((t for t in self.templates if runtime.matches(t.uri_template, uri)), None)
+        found = self.static.get(uri) or next(
+            (t for key, t in self.templates.items() if runtime.matches(key, uri)), None
+        )
         if found is None:
             raise OfferRefused(f"unknown resource {uri!r}: this server serves only the resources vendored here")
         return found
@@ -93,7 +89,7 @@ class Offers:
         if tool is None:
             raise OfferRefused(f"unknown prompt {name!r}; this server has: {', '.join(sorted(self.prompts)) or 'none'}")
         arguments = arguments or {}
-        declared = {argument["name"]: argument for argument in tool.prompt_arguments}
+        declared = {argument["name"]: argument for argument in tool.prompt.get("arguments", [])}
         if unknown := sorted(set(arguments) - set(declared)):
             raise OfferRefused(f"{name} takes no argument {', '.join(map(repr, unknown))}")
         if missing := [key for key, spec in declared.items() if spec.get("required") and key not in arguments]:
@@ -107,7 +103,7 @@ class Offers:
         if ref.get("type") == "ref/prompt":
             tool = self.prompts.get(ref.get("name", ""))
         else:
-            tool = next((tool for tool in self.templates if tool.uri_template == ref.get("uri")), None)
+            tool = self.templates.get(ref.get("uri", ""))
         if tool is None:
             return None
         params = {"ref": ref, "argument": argument, **({"context": context} if context else {})}
@@ -162,7 +158,7 @@ class Offers:
             now = {uri: _definition(listed[uri], "uri") for uri in static.resources if uri in listed}
             if len(now) == len(static.resources):  # else: no longer listed
                 found[static.mcp_name] = self.hashes(None, now)
-        if any(other.session is session for other in self.templates):
+        if any(other.session is session for other in self.templates.values()):
             for item in await _all(client, "list_resource_templates", "resourceTemplates"):
                 definition = _definition(item, "uriTemplate")
                 found[f"resources/read {item.get('uriTemplate')}"] = self.hashes(item.get("description"), definition)
