@@ -63,8 +63,9 @@ def list_offers(
 
     async def run() -> tuple[dict[str, Any], list[dict[str, Any]]]:
         async with mcp_client.session(server, params, timeout, received) as (client, info):
-            tools = await _all_pages(client)
             declared = _declared(client)
+            # A server of resources or prompts alone may declare no tools (and answer tools/list with an error).
+            tools = await _all_pages(client) if "tools" in declared or not also else []
             for kind in also:
                 listed = await _all_pages(client, kind) if declared.get(CAPABILITY[kind]) is not None else []
                 extras[kind] = [_dumped(item) for item in listed]
