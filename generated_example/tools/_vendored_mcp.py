@@ -49,16 +49,27 @@ class MCPSession:
 
     def call(self, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
         """Send tools/call and return the raw CallToolResult; reconnect once if the server went away."""
-        sdk = _mcp_sdk()
+        return self.request("tools/call", {"name": name, "arguments": arguments}, timeout)
+
+    def read_resource(self, uri: str, timeout: float | None) -> Any:
+        """Send resources/read and return the raw ReadResourceResult."""
+        return self.request("resources/read", {"uri": uri}, timeout)
+
+    def get_prompt(self, name: str, arguments: dict[str, str], timeout: float | None) -> Any:
+        """Send prompts/get and return the raw GetPromptResult."""
+        return self.request("prompts/get", {"name": name, "arguments": arguments}, timeout)
+
+    def request(self, method: str, params: dict[str, Any], timeout: float | None) -> Any:
+        """The result of a request (`_MCPSDK.send`) over the shared connection; reconnect once if the server went away."""
         error: BaseException | None = None
         for _attempt in range(2):
             connection = self.open()
             loop, _, client, _ = connection
-            future = asyncio.run_coroutine_threadsafe(sdk.call_tool(client, name, arguments, timeout), loop)
+            future = asyncio.run_coroutine_threadsafe(_mcp_sdk().send(client, method, params, timeout), loop)
             try:
                 return future.result()
             except Exception as exc:
-                error = self._failure(exc, name, timeout)
+                error = self._failure(exc, str(params.get("name") or params.get("uri") or method), timeout)
             self.drop(connection)  # the server went away: reconnect once
         raise ConnectionError(f"lost the MCP server {self.describe()} and could not get it back: {_reason(error)}")
 
@@ -68,15 +79,18 @@ class MCPSession:
         The vendored MCP server (_vendored_server.py) awaits its MCP tools' calls so. That connection
         is its own, opened on the first such call and closed with the loop; call() keeps using its thread.
         """
-        sdk = _mcp_sdk()
+        return await self.request_here("tools/call", {"name": name, "arguments": arguments}, timeout)
+
+    async def request_here(self, method: str, params: dict[str, Any], timeout: float | None) -> Any:
+        """request() for a coroutine (see call_here): also the resources, prompts and completions served."""
         error: BaseException | None = None
         for _attempt in range(2):
             opening = self._opening()
             client, stop = await self._opened(opening)
             try:
-                return await sdk.call_tool(client, name, arguments, timeout)
+                return await _mcp_sdk().send(client, method, params, timeout)
             except Exception as exc:
-                error = self._failure(exc, name, timeout)
+                error = self._failure(exc, str(params.get("name") or params.get("uri") or method), timeout)
             if self.local is opening:  # the server went away: reconnect once
                 self.local = None
             stop.set()
@@ -263,18 +277,25 @@ class _MCPSDK:
         error = exc.error  # type: ignore[attr-defined]
         return error.code, error.message
 
-    async def call_tool(self, client: Any, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
-        """tools/call without the SDK's own output-schema check (which lists every tool first)."""
-        types = self.types
-        request = types.CallToolRequest(
-            method="tools/call", params=types.CallToolRequestParams(name=name, arguments=arguments)
+    async def send(self, client: Any, method: str, params: dict[str, Any], timeout: float | None) -> Any:
+        """A request (one of _REQUESTS) with `params` as the protocol spells them, and its result; tools/call
+        without the SDK's own output-schema check (which lists every tool first)."""
+        types, name = self.types, _REQUESTS[method]
+        request = getattr(types, f"{name}Request")(
+            method=method, params=getattr(types, f"{name}RequestParams").model_validate(params)
         )
+        result_type = getattr(types, f"{name}Result", types.EmptyResult)  # (un)subscribing returns nothing
         if self.two:  # seconds as a float, the request itself
-            return await client.send_request(request, types.CallToolResult, timeout)
+            return await client.send_request(request, result_type, timeout)
         from datetime import timedelta
 
         wait = None if timeout is None else timedelta(seconds=timeout)
-        return await client.send_request(types.ClientRequest(request), types.CallToolResult, wait)
+        return await client.send_request(types.ClientRequest(request), result_type, wait)
+
+
+# The requests a session sends, by method: the stem of their mcp types' names.
+_REQUESTS = {"tools/call": "CallTool", "resources/read": "ReadResource", "prompts/get": "GetPrompt",
+             "completion/complete": "Complete", "resources/subscribe": "Subscribe", "resources/unsubscribe": "Unsubscribe"}  # fmt: skip
 
 
 _sdk: _MCPSDK | None = None
