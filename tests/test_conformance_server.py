@@ -38,9 +38,10 @@ def run_suite(url: str, baseline: Path, output: Path) -> subprocess.CompletedPro
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The reference server vendored into a new project, its tools served over streamable HTTP; the URL."""
+    """The reference server vendored into a new project (its tools, resources and prompts), served over
+    streamable HTTP; the URL."""
     project = new_project(tmp_path_factory.mktemp("conformance"))
-    added = project.run("add", UPSTREAM, "--trust", env=_env())
+    added = project.run("add", UPSTREAM, "--trust", "--resources", "--prompts", env=_env())
     assert added.exit_code == 0, added.stderr
     with http_server(project) as url:
         yield url

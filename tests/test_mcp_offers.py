@@ -339,3 +339,14 @@ def test_memory_graph_resource_reads_what_its_tools_wrote(tmp_path_factory: pyte
         assert json.loads(ours)["entities"] == [{"name": "Ada", "entityType": "person", "observations": ["wrote code"]}]
     finally:
         close(module)
+
+
+def test_uri_templates_expand_and_match_as_rfc_6570_says() -> None:
+    from vendorgen.package.shipped._vendored_mcp_offers import expand, matches
+
+    assert expand("demo://r/{id}/data", {"id": "a b/c?d"}) == "demo://r/a%20b%2Fc%3Fd/data"
+    assert expand("files://{+path}", {"path": "a b/c?d"}) == "files://a%20b/c?d"
+    assert expand("x://{a}{b}", {"a": "é", "b": 1}) == "x://%C3%A91"
+    assert matches("demo://r/{id}/data", "demo://r/a%20b/data") and not matches("demo://r/{id}/data", "demo://r/a/b/data")
+    assert matches("files://{+path}", "files://a/b?c") and not matches("files://{+path}", "other://a")
+    assert not matches("demo://r.{id}", "demo://rx1")  # a template's literal dot is a dot
