@@ -350,3 +350,15 @@ def test_uri_templates_expand_and_match_as_rfc_6570_says() -> None:
     assert matches("demo://r/{id}/data", "demo://r/a%20b/data") and not matches("demo://r/{id}/data", "demo://r/a/b/data")
     assert matches("files://{+path}", "files://a/b?c") and not matches("files://{+path}", "other://a")
     assert not matches("demo://r.{id}", "demo://rx1")  # a template's literal dot is a dot
+
+
+def test_the_project_may_take_resources_and_prompts_by_default(tmp_path: Any) -> None:
+    from vendorgen.errors import UsageError
+    from vendorgen.project.config import load_config
+
+    (tmp_path / "pyproject.toml").write_text('[tool.vendorgen]\nmcp_prompts = true\n')
+    config = load_config(tmp_path)
+    assert (config.mcp_resources, config.mcp_prompts) == (False, True)
+    (tmp_path / "pyproject.toml").write_text('[tool.vendorgen]\nmcp_resources = 1\n')
+    with pytest.raises(UsageError, match="^tool.vendorgen.mcp_resources must be a boolean, not an integer$"):
+        load_config(tmp_path)

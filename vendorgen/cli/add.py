@@ -151,6 +151,9 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
     for field in ("tools", "resource_names", "prompt_names"):
         options[field] = tuple(options[field])
     workspace = _workspace(need_lock=False)
+    if found.kind == "mcp":  # the project's defaults (recorded in the snapshot's options, as if given)
+        options["resources"] = options["resources"] or workspace.config.mcp_resources
+        options["prompts"] = options["prompts"] or workspace.config.mcp_prompts
     added = pipeline.add(workspace, source, AddOptions(**options), out_dir, dry_run,
                          progress=lambda uris: _progress(uris, "vendoring"))  # fmt: skip
     out = workspace.inside(Path(out_dir or workspace.config.output_dir), "output directory")
