@@ -444,8 +444,13 @@ def build_server(toolset: Toolset, offers: Any = None) -> Any:
             return types.CallToolResult.model_validate({"content": [_text(str(exc))], "isError": True})
         return types.CallToolResult.model_validate({"content": content, "structuredContent": structured})
 
+    served: dict[str, Any] = {}
+    if offers is not None:
+        from ._vendored_server_offers import keywords
+
+        served = keywords(offers)
     make: Any = Server  # typed as the mcp installed, which may be 1.x
-    return make("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+    return make("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool, **served)
 
 
 def _is_loopback(host: str) -> bool:

@@ -192,65 +192,92 @@ async def _all(client: Any, method: str, field: str) -> list[dict[str, Any]]:
     raise OfferRefused(f"the upstream lists its {field} in more than {_LISTING_PAGES:,} pages")
 
 
-def install(server: Any, offers: Offers) -> None:
-    """Answer resources/*, prompts/* and completion/complete on the mcp SDK's low-level `server` (mcp 1.x).
+def answers(offers: Offers) -> dict[str, Any]:
+    """How each method is answered, by the keyword of its handler in mcp 2.x's low-level Server: params -> result.
 
-    Each handler hands on the upstream's result as it is; a failure is the request's error.
+    Each hands on the upstream's result as it is; a failure is the request's error.
     """
     from mcp import types
 
-    def answer(result_type: Any, value: Any) -> Any:
-        return types.ServerResult(result_type.model_validate(value))
+    async def list_resources(params: Any) -> Any:
+        return types.ListResourcesResult.model_validate({"resources": offers.resources()})
 
-    def passed(result: Any) -> Any:
-        return types.ServerResult(result)
+    async def list_templates(params: Any) -> Any:
+        return types.ListResourceTemplatesResult.model_validate({"resourceTemplates": offers.resource_templates()})
 
-    async def list_resources(request: Any) -> Any:
-        return answer(types.ListResourcesResult, {"resources": offers.resources()})
+    async def read(params: Any) -> Any:
+        return await offers.read(str(params.uri))
 
-    async def list_templates(request: Any) -> Any:
-        return answer(types.ListResourceTemplatesResult, {"resourceTemplates": offers.resource_templates()})
+    async def subscribe(params: Any) -> Any:
+        await offers.subscription("resources/subscribe", str(params.uri))
+        return types.EmptyResult()
 
-    async def read(request: Any) -> Any:
-        return passed(await offers.read(str(request.params.uri)))
+    async def unsubscribe(params: Any) -> Any:
+        await offers.subscription("resources/unsubscribe", str(params.uri))
+        return types.EmptyResult()
 
-    async def subscribe(request: Any) -> Any:
-        await offers.subscription("resources/subscribe", str(request.params.uri))
-        return passed(types.EmptyResult())
+    async def list_prompts(params: Any) -> Any:
+        return types.ListPromptsResult.model_validate({"prompts": offers.prompt_listing()})
 
-    async def unsubscribe(request: Any) -> Any:
-        await offers.subscription("resources/unsubscribe", str(request.params.uri))
-        return passed(types.EmptyResult())
+    async def get_prompt(params: Any) -> Any:
+        return await offers.prompt(params.name, params.arguments)
 
-    async def list_prompts(request: Any) -> Any:
-        return answer(types.ListPromptsResult, {"prompts": offers.prompt_listing()})
+    async def complete(params: Any) -> Any:
+        asked = params.model_dump(mode="json", by_alias=True, exclude_none=True)
+        result = await offers.complete(asked["ref"], asked["argument"], asked.get("context"))
+        return result if result is not None else types.CompleteResult.model_validate({"completion": {"values": []}})
 
-    async def get_prompt(request: Any) -> Any:
-        return passed(await offers.prompt(request.params.name, request.params.arguments))
-
-    async def complete(request: Any) -> Any:
-        params = request.params.model_dump(mode="json", by_alias=True, exclude_none=True)
-        result = await offers.complete(params["ref"], params["argument"], params.get("context"))
-        return passed(result) if result is not None else answer(types.CompleteResult, {"completion": {"values": []}})
-
-    handlers: dict[Any, Any] = {}
+    found: dict[str, Any] = {}
     if offers.static or offers.templates:
-        handlers.update({types.ListResourcesRequest: list_resources, types.ListResourceTemplatesRequest: list_templates,
-                         types.ReadResourceRequest: read, types.SubscribeRequest: subscribe,
-                         types.UnsubscribeRequest: unsubscribe})  # fmt: skip
+        found.update({"on_list_resources": list_resources, "on_list_resource_templates": list_templates,
+                      "on_read_resource": read, "on_subscribe_resource": subscribe,
+                      "on_unsubscribe_resource": unsubscribe})  # fmt: skip
     if offers.prompts:
-        handlers.update({types.ListPromptsRequest: list_prompts, types.GetPromptRequest: get_prompt})
+        found.update({"on_list_prompts": list_prompts, "on_get_prompt": get_prompt})
     if offers.prompts or offers.templates:
-        handlers[types.CompleteRequest] = complete
-    server.request_handlers.update(handlers)
-    if types.SubscribeRequest in handlers:
+        found["on_completion"] = complete
+    return found
+
+
+# The request each handler answers, in mcp 1.x's terms.
+_REQUESTS = {"on_list_resources": "ListResourcesRequest", "on_list_resource_templates": "ListResourceTemplatesRequest",
+             "on_read_resource": "ReadResourceRequest", "on_subscribe_resource": "SubscribeRequest",
+             "on_unsubscribe_resource": "UnsubscribeRequest", "on_list_prompts": "ListPromptsRequest",
+             "on_get_prompt": "GetPromptRequest", "on_completion": "CompleteRequest"}  # fmt: skip
+
+
+def keywords(offers: Offers) -> dict[str, Any]:
+    """The handlers for mcp 2.x's low-level Server, which takes them as keywords: (context, params) -> result."""
+
+    def handler(answer: Any) -> Any:
+        async def handle(context: Any, params: Any) -> Any:
+            return await answer(params)
+
+        return handle
+
+    return {keyword: handler(answer) for keyword, answer in answers(offers).items()}
+
+
+def install(server: Any, offers: Offers) -> None:
+    """The handlers on mcp 1.x's low-level `server`, which keeps them by request type: request -> ServerResult."""
+    from mcp import types
+
+    def handler(answer: Any) -> Any:
+        async def handle(request: Any) -> Any:
+            return types.ServerResult(await answer(request.params))
+
+        return handle
+
+    found = answers(offers)
+    server.request_handlers.update({getattr(types, _REQUESTS[key]): handler(answer) for key, answer in found.items()})
+    if "on_subscribe_resource" in found:
         declared = server.get_capabilities
 
         def capabilities(*args: Any, **kwargs: Any) -> Any:
-            """The SDK declares no subscriptions whatever the handlers; they are passed to the upstream."""
-            found = declared(*args, **kwargs)
-            if found.resources is not None:
-                found.resources.subscribe = True
-            return found
+            """mcp 1.x declares no subscriptions whatever the handlers (2.x does); they are passed to the upstream."""
+            capabilities = declared(*args, **kwargs)
+            if capabilities.resources is not None:
+                capabilities.resources.subscribe = True
+            return capabilities
 
         server.get_capabilities = capabilities
