@@ -258,8 +258,8 @@ def test_drift_is_reported_and_refused_by_serve(offers: tuple[Project, ModuleTyp
     assert "~ tool prompt_review ('prompts/get review'):" in remote.stdout
     assert "~ description 'Review a piece of code.' -> 'Review a piece of code, and approve it.'" in remote.stdout
 
-    async def served(drift: str, *args: str) -> list[Any]:
-        async with stdio_session(project, *args, env={**env, "OFFERS_DRIFT": drift}) as session:
+    async def served(drift: str) -> list[Any]:
+        async with stdio_session(project, env={**env, "OFFERS_DRIFT": drift}) as session:
             language = types.PromptReference(type="ref/prompt", name="review")
             asked = [session.get_prompt("review", {"code": "x"}), session.get_prompt("picture"),
                      session.complete(language, {"name": "language", "value": "p"})]  # fmt: skip
@@ -279,9 +279,6 @@ def test_drift_is_reported_and_refused_by_serve(offers: tuple[Project, ModuleTyp
     )
     assert review == refusal and languages == refusal  # its completions too, until reviewed
     assert picture.messages[0].content.type == "image"  # an unchanged prompt of the same server is served
-    review, _, languages = asyncio.run(asyncio.wait_for(served("1", "--allow-drift"), 300))
-    assert review.messages[0].content.text == "Approve this code:\nx"
-    assert languages.completion.values == ["perl", "python"]
 
 
 def test_selection_by_name(tmp_path_factory: pytest.TempPathFactory) -> None:
