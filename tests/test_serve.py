@@ -284,6 +284,7 @@ def test_sessions_from_several_threads_over_http(served: Project) -> None:
             thread.start()
         for thread in threads:
             thread.join(120)
+    assert not [thread for thread in threads if thread.is_alive()], "a client hung"
     assert errors == []
 
 

@@ -32,6 +32,7 @@ from tests.hostile.strategies import (
     sometimes,
     utf8_text,
     vendor,
+    vendors_at_least,
     visible_source,
     write_module,
 )
@@ -170,6 +171,7 @@ def simple_case(code: str, value: object, attribute: str = "description") -> tup
     return hub_snapshot(f"from smolagents import Tool\n\n\nclass T(Tool):\n{body}\n", "T"), {"T": ("Tool", attributes)}
 
 
+@vendors_at_least("hub", 0.2)
 @hostile_settings
 @given(case=hub_snapshots())
 @example(case=simple_case(repr(MEGABYTE), MEGABYTE))

@@ -22,6 +22,7 @@ from tests.hostile.strategies import (
     sometimes,
     utf8_text,
     vendor,
+    vendors_at_least,
 )
 from vendorgen import naming
 from vendorgen.sources import langchain
@@ -70,6 +71,7 @@ def langchain_snapshots(draw) -> dict:
     )
 
 
+@vendors_at_least("langchain", 0.2)
 @hostile_settings
 @given(snapshot=langchain_snapshots())
 @example(snapshot=langchain_snapshot([{"name": "big", "description": MEGABYTE, "schema": {

@@ -24,6 +24,7 @@ from tests.hostile.strategies import (
     uses_refs,
     utf8_text,
     vendor,
+    vendors_at_least,
 )
 from vendorgen.sources import mcp
 
@@ -102,6 +103,7 @@ def described(raw: dict) -> str:
     return ""
 
 
+@vendors_at_least("mcp", 0.2)
 @hostile_settings
 @given(snapshot=mcp_snapshots())
 @example(snapshot=mcp_snapshot([{"name": "big", "description": MEGABYTE, "inputSchema": {

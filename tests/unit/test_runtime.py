@@ -37,15 +37,6 @@ def test_the_gate_knows_each_run_time_files_hash(name: str) -> None:
         check_runtime(text, f"tools/{other}")
 
 
-def test_a_one_gradio_tool_package_carries_at_most_511_lines_of_run_time() -> None:
-    # Issue 20 asks for 300, as it was before issue 19 (4-6). What is over it is what a Gradio call runs: the
-    # token rule (~35 lines), downloads only from the app's origin (~75), the upload guard (~50), confined file
-    # arguments and data: URIs (~50), `to_langchain` (~30), the JSON Schema of an input that it shares with serve
-    # (12: unions and null as strict clients take them), the pixel bound of an image output, read from its header
-    # (14). Top-level names stay: older layouts' edits follow them.
-    assert sum(len(files.text(name).splitlines()) for name in ("_vendored_runtime.py", "_vendored_gradio.py")) <= 511
-
-
 def image_item(data: bytes, mime_type: str) -> SimpleNamespace:
     return SimpleNamespace(type="image", data=base64.b64encode(data).decode(), mimeType=mime_type)
 
