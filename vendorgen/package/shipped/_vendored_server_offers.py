@@ -176,17 +176,28 @@ def _definition(item: dict[str, Any], key: str) -> dict[str, Any]:
 
 async def _all(client: Any, method: str, field: str) -> list[dict[str, Any]]:
     """Every item of one of the upstream's listings (all pages, within bounds), as the JSON it sent."""
+    import inspect
+
+    field_of = sys.modules[f"{__package__}._vendored_mcp"]._field  # a protocol field, as mcp 1.x or 2.x spells it
     items: list[dict[str, Any]] = []
     cursor, size = None, 0
     for _page in range(_LISTING_PAGES):
-        page = await (getattr(client, method)(cursor=cursor) if cursor else getattr(client, method)())
-        for item in getattr(page, field):
+        list_method = getattr(client, method)
+        if not cursor:
+            page = await list_method()
+        elif "cursor" in inspect.signature(list_method).parameters:  # mcp 1.x
+            page = await list_method(cursor=cursor)
+        else:
+            from mcp import types
+
+            page = await list_method(params=types.PaginatedRequestParams(cursor=cursor))
+        for item in field_of(page, field):
             raw = item.model_dump(mode="json", by_alias=True, exclude_none=True)
             size += len(json.dumps(raw, ensure_ascii=False).encode("utf-8", "surrogatepass"))
             if size > _LISTING_BYTES:
                 raise OfferRefused(f"the upstream lists more than {_LISTING_BYTES:,} bytes of {field}")
             items.append(raw)
-        cursor = getattr(page, "nextCursor", None)
+        cursor = field_of(page, "nextCursor")
         if not cursor:
             return items
     raise OfferRefused(f"the upstream lists its {field} in more than {_LISTING_PAGES:,} pages")
@@ -246,12 +257,25 @@ _REQUESTS = {"on_list_resources": "ListResourcesRequest", "on_list_resource_temp
              "on_get_prompt": "GetPromptRequest", "on_completion": "CompleteRequest"}  # fmt: skip
 
 
+def _protocol_error(refused: OfferRefused) -> Exception:
+    """A refusal as the SDK's JSON-RPC error (invalid params), which a server answers without logging a traceback."""
+    from mcp import types
+    from mcp.shared import exceptions
+
+    if hasattr(exceptions, "McpError"):  # mcp 1.x
+        return exceptions.McpError(types.ErrorData(code=types.INVALID_PARAMS, message=str(refused)))
+    return exceptions.MCPError(types.INVALID_PARAMS, str(refused))  # type: ignore[attr-defined, no-any-return]
+
+
 def keywords(offers: Offers) -> dict[str, Any]:
     """The handlers for mcp 2.x's low-level Server, which takes them as keywords: (context, params) -> result."""
 
     def handler(answer: Any) -> Any:
         async def handle(context: Any, params: Any) -> Any:
-            return await answer(params)
+            try:
+                return await answer(params)
+            except OfferRefused as refused:
+                raise _protocol_error(refused) from None
 
         return handle
 
@@ -264,7 +288,10 @@ def install(server: Any, offers: Offers) -> None:
 
     def handler(answer: Any) -> Any:
         async def handle(request: Any) -> Any:
-            return types.ServerResult(await answer(request.params))
+            try:
+                return types.ServerResult(await answer(request.params))
+            except OfferRefused as refused:
+                raise _protocol_error(refused) from None
 
         return handle
 
