@@ -510,11 +510,14 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
         fail(f"cannot create the tools: {_runtime()._reason(exc)}")
     if missing := [path for path in args.files if not os.path.isdir(path)]:
         fail(f"--files {missing[0]}: not a directory")
-    from ._vendored_server_offers import Offers, is_offer  # resources and prompts: served as such, not as tools
+    from ._vendored_server_offers import OfferRefused, Offers, is_offer  # served as resources and prompts, not tools
 
     offers = [tool for tool in instances if is_offer(tool)]
     tools = [tool for tool in instances if not is_offer(tool)]
-    served = Offers(offers, pinned, args.allow_drift, definition_hashes) if offers else None
+    try:
+        served = Offers(offers, pinned, args.allow_drift, definition_hashes) if offers else None
+    except OfferRefused as exc:
+        fail(str(exc))
     server = build_server(Toolset(tools, Pins(pinned, args.allow_drift), args.files), served)
     from ._vendored_transport import run_http, run_stdio
 

@@ -44,10 +44,19 @@ class Offers:
     ) -> None:
         runtime = _offers_runtime()
         resources = [tool for tool in tools if isinstance(tool, runtime.ResourceTool)] if runtime else []
-        self.static = {uri: tool for tool in resources if not tool.resource_template for uri in tool.resources}
-        self.templates = {tool.resource_template["uriTemplate"]: tool for tool in resources if tool.resource_template}
-        prompts = [tool for tool in tools if runtime and isinstance(tool, runtime.PromptTool)]
-        self.prompts = {tool.prompt["name"]: tool for tool in prompts}
+        static = [(uri, tool) for tool in resources if not tool.resource_template for uri in tool.resources]
+        templates = [(tool.resource_template["uriTemplate"], tool) for tool in resources if tool.resource_template]
+        prompts = [(tool.prompt["name"], tool) for tool in tools if runtime and isinstance(tool, runtime.PromptTool)]
+        # Served under their upstream names and URIs (what a client asks for), which two servers may share.
+        for what, served in (("resource", static), ("resource template", templates), ("prompt", prompts)):
+            modules: dict[str, list[str]] = {}
+            for key, tool in served:
+                modules.setdefault(key, []).append(type(tool).__module__.rpartition(".")[2])
+            if clash := next(((key, found) for key, found in modules.items() if len(found) > 1), None):
+                raise OfferRefused(
+                    f"the modules {' and '.join(clash[1])} both have the {what} {clash[0]!r}: serve one (by module name)"
+                )
+        self.static, self.templates, self.prompts = dict(static), dict(templates), dict(prompts)
         self.pinned = pinned
         self.allow_drift = allow_drift
         self.hashes = hashes  # the server's definition_hashes: what `vendorgen serve` pinned is made so
