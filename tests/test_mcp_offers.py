@@ -359,3 +359,39 @@ def test_the_project_may_take_resources_and_prompts_by_default(tmp_path: Any) ->
     (tmp_path / "pyproject.toml").write_text('[tool.vendorgen]\nmcp_resources = 1\n')
     with pytest.raises(UsageError, match="^tool.vendorgen.mcp_resources must be a boolean, not an integer$"):
         load_config(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("snapshot", "message"),
+    [
+        ({"resources": [{"uri": "x://r"}]}, "the snapshot's resources is not a list of named items"),
+        ({"prompts": {"name": "p"}}, "the snapshot's prompts is not a list of named items"),
+        ({"resources": [{"name": "x"}]}, "the server lists the resource 'x' without a URI"),
+        ({"resourceTemplates": [{"name": "x", "uriTemplate": 3}]}, "the resource template 'x' has no URI template"),
+        ({"resourceTemplates": [{"name": "x", "uriTemplate": "a{?q}"}]}, "'x' has no URI template vendorgen can"),
+        ({"prompts": [{"name": "p", "arguments": "code"}]}, "prompt 'p': its arguments are not a list of named"),
+        ({"prompts": [{"name": "p", "arguments": [{"name": 1}]}]}, "prompt 'p': its arguments are not a list of named"),
+        ({"prompts": [{"name": "p", "description": "x" * 100_001}]}, "over vendorgen's limit of 100,000"),
+    ],
+)
+def test_a_broken_or_oversized_listing_is_one_error(snapshot: dict[str, Any], message: str) -> None:
+    from vendorgen.errors import SchemaError
+    from vendorgen.generate import limits
+    from vendorgen.sources.mcp_offers import tools
+
+    with pytest.raises(SchemaError, match=re.escape(message)):
+        tools(snapshot, "", "offers", limits.listing_budget("offers"))
+
+
+def test_listings_are_bounded_in_size_and_duplicates_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vendorgen.errors import SchemaError
+    from vendorgen.sources import AddOptions
+    from vendorgen.sources.mcp_offers import selected
+
+    twice = {"prompts": [{"name": "p"}, {"name": "p"}]}
+    with pytest.raises(SchemaError, match="^the server lists these prompts more than once: p$"):
+        selected(twice, AddOptions(prompts=True))
+    monkeypatch.setenv("VENDORGEN_MAX_LISTING_BYTES", "1000")
+    large = {"resources": [{"name": "r", "uri": "x://r", "description": "d" * 2000}], "resourceTemplates": []}
+    with pytest.raises(SchemaError, match="the resources listing of the MCP server has 2,0[0-9]{2} bytes, over"):
+        selected(large, AddOptions(resources=True))

@@ -123,9 +123,14 @@ def _show(name: Any) -> str:
 
 def tools(snapshot: Mapping[str, Any], prefix: str, server: str, listing: limits.NodeBudget) -> list[ToolSpec]:
     """The tools of what `snapshot` keeps besides the MCP tools: the static resources' one, the templates', the prompts'."""
+    for key in KEYS:
+        items = snapshot.get(key, [])
+        if not isinstance(items, list) or not all(
+            isinstance(item, Mapping) and isinstance(item.get("name"), str) for item in items
+        ):
+            raise SchemaError(f"the snapshot's {key} is not a list of named items")
     found = []
-    resources = [item for item in snapshot.get("resources", []) if isinstance(item, Mapping)]
-    if resources:
+    if resources := snapshot.get("resources"):
         found.append(_resources_tool(resources, prefix, server, listing))
     found += [_template_tool(item, prefix, server, listing) for item in snapshot.get("resourceTemplates", [])]
     found += [_prompt_tool(item, prefix, server, listing) for item in snapshot.get("prompts", [])]
@@ -143,8 +148,8 @@ def _resources_tool(
 ) -> ToolSpec:
     listed: dict[str, dict[str, Any]] = {}
     for item in resources:
-        if not isinstance(item.get("uri"), str) or not isinstance(item.get("name"), str):
-            raise SchemaError("the server lists a resource without a URI or a name")
+        if not isinstance(item.get("uri"), str):
+            raise SchemaError(f"the server lists the resource {_show(item['name'])!r} without a URI")
         listed[item["uri"]] = _kept(item, ("name", "title", "description", "mimeType", "size"))
     lines = [f"Reads one of the resources of the MCP server{f' {server}' if server else ''}, by URI:"]
     for uri, item in listed.items():
@@ -159,8 +164,8 @@ def _resources_tool(
 
 
 def _template_tool(item: Any, prefix: str, server: str, listing: limits.NodeBudget) -> ToolSpec:
-    if not isinstance(item, Mapping) or not isinstance(item.get("uriTemplate"), str):
-        raise SchemaError("the server lists a resource template without a URI template")
+    if not isinstance(item.get("uriTemplate"), str) or not _expressible(item["uriTemplate"]):
+        raise SchemaError(f"the resource template {_show(item['name'])!r} has no URI template vendorgen can expand")
     template, name = item["uriTemplate"], item["name"]
     variables = list(dict.fromkeys(found.group(2) for found in _EXPRESSION.finditer(template)))
     properties = {var: {"type": "string", "description": f"The {{{var}}} of the URI template."} for var in variables}
