@@ -61,6 +61,7 @@ $(CONFORMANCE):
 # venvs and the mypy cache are built under file locks.
 test: $(STAMP) $(EVERYTHING) $(MEMORY) $(INSPECTOR) $(NODE22) $(CONFORMANCE)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 demo: $(STAMP)

@@ -131,17 +131,17 @@ def whole_process(rendered: str, written: str, http_url: str) -> float:
 
 def phases(project: Path) -> tuple[str, str, dict[str, float]]:
     """The work of `add`, in-process, timed phase by phase: the rendered and the formatted text, and the times."""
-    from vendorgen.generate.formatter import format_source
     from vendorgen.generate.gate import check_module
     from vendorgen.generate.pipeline import snapshot_text
     from vendorgen.generate.render import render_module
     from vendorgen.project.hashing import snapshot_sha256
     from vendorgen.project.workspace import SCHEMAS_DIR, Workspace
     from vendorgen.sources import AddOptions, load, mcp
+    from vendorgen.text.formatter import format_source
 
     phase_seconds: dict[str, float] = {}
     start = time.perf_counter()
-    [snapshot] = mcp.inspect(SOURCE.removeprefix("mcp:"), AddOptions(trust=True, env=("PYTHONPATH",), name="many"))
+    [snapshot] = mcp.inspect(SOURCE.removeprefix("mcp:"), AddOptions(trust=True, env=("PYTHONPATH",), name="many"), REPO)
     phase_seconds["inspect (import mcp, start the server, initialize, list)"] = time.perf_counter() - start
     start = time.perf_counter()
     module = mcp.build(snapshot)

@@ -69,10 +69,10 @@ def construction(url: str, project: Path) -> None:
 
 
 def phases(url: str) -> None:
-    from vendorgen.generate.formatter import format_source
     from vendorgen.generate.gate import check_module
     from vendorgen.generate.render import render_module
     from vendorgen.sources import AddOptions, load, space
+    from vendorgen.text.formatter import format_source
 
     totals = dict.fromkeys(["inspect", "build", "render", "format", "gate"], 0.0)
     start = time.perf_counter()

@@ -16,6 +16,7 @@ from tests.servers import free_port, server_process
 from vendorgen.generate import pipeline
 from vendorgen.project.workspace import Workspace
 from vendorgen.sources import AddOptions
+from vendorgen.sources.base import Inspection
 
 EXAMPLE = REPO / "generated_example"
 WORKSPACE = Workspace(EXAMPLE)
@@ -63,14 +64,15 @@ def entry_of(kind: str):
 def test_mcp_snapshot_matches_the_bundled_server(example_mcp_server: str) -> None:
     from vendorgen.sources import mcp
 
-    [live] = mcp.inspect(example_mcp_server, AddOptions(name="text_tools"))
+    [live] = mcp.MCPSource().inspect(example_mcp_server, AddOptions(name="text_tools"), Inspection(REPO))
     assert live["tools"] == WORKSPACE.read_snapshot(entry_of("mcp"))["tools"]
 
 
 def test_langchain_snapshot_matches_the_bundled_tools() -> None:
     from vendorgen.sources import langchain
 
-    [live] = langchain.inspect("examples.langchain_tools:toolkit", AddOptions(name="langchain_tools"))
+    toolkit = "examples.langchain_tools:toolkit"
+    [live] = langchain.LangChainSource().inspect(toolkit, AddOptions(name="langchain_tools"), Inspection(REPO))
     assert live["tools"] == WORKSPACE.read_snapshot(entry_of("langchain"))["tools"]
 
 

@@ -18,8 +18,8 @@ from tests.conftest import Project, new_project
 from tests.servers import free_port
 from tests.servers.fakehub import FakeHub
 from vendorgen.generate import pipeline
-from vendorgen.generate.formatter import format_source
 from vendorgen.project.workspace import Workspace
+from vendorgen.text.formatter import format_source
 
 SPACE = "tester/shout"
 TOOL_PY = """\

@@ -13,12 +13,12 @@ import pytest
 
 from vendorgen.errors import GateError, SchemaError, UsageError
 from vendorgen.generate import pipeline
-from vendorgen.generate.formatter import format_source
 from vendorgen.generate.gate import check_module
 from vendorgen.model import NO_DEFAULT
 from vendorgen.project.workspace import Workspace
 from vendorgen.sources import hub
 from vendorgen.sources.toolfile import ToolFile
+from vendorgen.text.formatter import format_source
 
 INPUTS = {
     "text": {"type": "string", "description": "The text."},

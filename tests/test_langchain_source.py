@@ -20,6 +20,7 @@ from tests.conftest import REPO, Project
 from tests.servers import langchain_tools as lt
 from vendorgen.sources import AddOptions
 from vendorgen.sources import langchain as langchain_source
+from vendorgen.sources.base import Inspection
 
 MODULE = "tests.servers.langchain_tools"
 ATTRS = ["search_docs", "place_order", "raw_query", "Calculator", "text_toolkit", "TextToolkit", "whoami",
@@ -206,7 +207,7 @@ def schema_state(tool: Any) -> str:
 def test_inspecting_never_changes_the_source_tool(attr: str) -> None:
     found = langchain_source.tools_of(getattr(lt, attr), attr)[1]
     before = [schema_state(tool) for tool in found]
-    snapshot = langchain_source.inspect(f"{MODULE}:{attr}", AddOptions())[0]
+    snapshot = langchain_source.LangChainSource().inspect(f"{MODULE}:{attr}", AddOptions(), Inspection(REPO))[0]
     spec = langchain_source.build(snapshot)
     spec.tools[0].smolagents_inputs()["x"] = "mutating the spec"  # even this must not reach the source
     for tool in spec.tools:

@@ -16,8 +16,8 @@ from tests.servers.fakehub import FakeHub
 from tests.servers.mcp_oversized import doubling_schema
 from tests.test_hub_source import SPACE, TOOL_PY, env, tool_space
 from vendorgen.errors import SchemaError, UsageError
-from vendorgen.generate.limits import listing_budget
-from vendorgen.generate.schema import inputs_from_object
+from vendorgen.text.limits import listing_budget
+from vendorgen.text.schema import inputs_from_object
 
 OVERSIZED = "mcp:stdio:python -m tests.servers.mcp_oversized stdio"
 MANY = "mcp:stdio:python -m tests.servers.mcp_many stdio"

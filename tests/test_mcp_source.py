@@ -417,7 +417,7 @@ def test_prefix_and_descriptions() -> None:
     ],
 )  # fmt: skip
 def test_parse_target(target: str, expected: dict[str, Any]) -> None:
-    assert mcp_source.parse_target(target, AddOptions(trust=True)) == expected
+    assert mcp_source.parse_target(target, AddOptions(trust=True), REPO) == expected
 
 
 @pytest.mark.parametrize(
@@ -968,7 +968,7 @@ def test_mcpadapt_alone_reads_only_the_first_page() -> None:
     theirs, _ = mcpadapt_tools(params)
     assert [tool.name for tool in theirs] == ["tree_sum", "hostile_text"]
     info, everything, _ = mcp_listing.list_tools({"transport": "stdio", "command": "python",
-                                              "args": params.args, "env": ["PYTHONPATH"]})  # fmt: skip
+                                              "args": params.args, "env": ["PYTHONPATH"]}, REPO)  # fmt: skip
     assert [tool["name"] for tool in everything] == mcp_lowlevel.TOOL_NAMES
     assert info["name"] == "vendorgen-lowlevel"
 
@@ -1069,8 +1069,8 @@ def test_many_tools_over_pages(tmp_path_factory: pytest.TempPathFactory) -> None
 
 
 def generated(input_schema: Any, **tool: Any) -> tuple[str, Any]:
-    from vendorgen.generate.formatter import format_source
     from vendorgen.generate.render import render_module
+    from vendorgen.text.formatter import format_source
 
     snapshot = {
         "kind": "mcp", "source": "mcp:http://127.0.0.1:1/mcp", "name": "cases",

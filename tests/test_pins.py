@@ -25,7 +25,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from tests.conftest import Project
+from tests.conftest import REPO, Project
 from tests.servers import SERVERS_DIR
 from tests.test_mcp_source import by_name, close, new_project, vendor
 from vendorgen.errors import SourceUnreachable
@@ -230,11 +230,11 @@ def npx_snapshot(npm_registry: NpmRegistry, tmp_path: Path) -> Callable[..., dic
 
 def test_a_newer_npm_version_is_reported(npx_snapshot: Callable[..., dict[str, Any]]) -> None:
     line = "- pinned @scope/server@1.0.0, the registry has 1.1.0; `vendorgen update` moves to it"
-    assert pins.newer(npx_snapshot("1.0.0")) == (line,)
-    assert pins.newer(npx_snapshot("1.1.0")) == ()
-    assert pins.moved("mcp:stdio:npx ...", npx_snapshot("1.0.0")).endswith(" -y @scope/server@1.1.0 stdio")
+    assert pins.newer(npx_snapshot("1.0.0"), REPO) == (line,)
+    assert pins.newer(npx_snapshot("1.1.0"), REPO) == ()
+    assert pins.moved("mcp:stdio:npx ...", npx_snapshot("1.0.0"), REPO).endswith(" -y @scope/server@1.1.0 stdio")
     with pytest.raises(SourceUnreachable, match=r"^npm view @scope/server dist-tags failed: .*ECONNREFUSED"):
-        pins.newer(npx_snapshot("1.0.0", registry="http://127.0.0.1:9/"))  # nothing listens: check --remote exits 2
+        pins.newer(npx_snapshot("1.0.0", registry="http://127.0.0.1:9/"), REPO)  # nothing listens: check --remote exits 2
 
 
 # Pinned at 1.0.0, the registry's dist-tags: the version `update` moves to, without --pre and with it.
@@ -254,7 +254,7 @@ def test_a_pin_moves_only_to_a_strictly_greater_stable_version_unless_prerelease
 ) -> None:  # fmt: skip
     npm_registry.dist_tags = dist_tags
     for prereleases, expected in ((False, stable), (True, with_pre)):
-        found = pins.latest(npx_snapshot("1.0.0")["server"], prereleases)
+        found = pins.latest(npx_snapshot("1.0.0")["server"], REPO, prereleases)
         assert (found[1] if found else None) == expected, prereleases
 
 

@@ -25,8 +25,8 @@ from huggingface_hub import HfApi
 from tests.conftest import REPO, Project
 from tests.servers import OFFLINE_ENV, free_port, server_process
 from tests.servers.fakehub import FakeHub, parse_front_matter
-from vendorgen.generate.formatter import format_source
 from vendorgen.package.inline import inline
+from vendorgen.text.formatter import format_source
 
 SPACE_FILES = ["README.md", "app.py", "requirements.txt", "tool.py"]
 FROM_HUB = """

@@ -12,7 +12,7 @@ import vendorgen.cli
 from tests.conftest import Project
 from tests.servers.fakehub import FakeHub
 from tests.test_hub_source import SPACE, add, tool_space
-from vendorgen.generate.literals import terminal_text
+from vendorgen.text.literals import terminal_text
 
 ERASE = "\x1b[1A\x1b[2K"  # cursor up one line, erase it
 SHOWN = "\\x1b[1A\\x1b[2K"

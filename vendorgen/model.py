@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from vendorgen.generate.literals import python_literal
+from vendorgen.text.literals import python_literal
 
 # smolagents' AUTHORIZED_TYPES.
 SMOLAGENTS_TYPES = ("string", "boolean", "integer", "number", "image", "audio", "array", "object", "any", "null")

@@ -16,7 +16,7 @@ from typing import Any
 from vendorgen import naming
 from vendorgen.errors import SourceUnreachable
 from vendorgen.model import InputSpec, ModuleSpec, OutputSpec, ToolSpec
-from vendorgen.sources import AddOptions, Source, replay_options
+from vendorgen.sources import AddOptions, Inspection, Source, replay_options
 
 
 class EchoSource(Source):
@@ -28,7 +28,7 @@ class EchoSource(Source):
     allowed_imports = frozenset({"__future__.annotations", "typing.Any", "smolagents.Tool"})
     requirements = ("smolagents",)
 
-    def inspect(self, target: str, options: AddOptions) -> list[dict[str, Any]]:
+    def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
         try:
             listing = json.loads(Path(target).read_text(encoding="utf-8"))
         except OSError as exc:

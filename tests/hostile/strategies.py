@@ -25,10 +25,10 @@ from hypothesis import strategies as st
 from vendorgen import __version__
 from vendorgen.errors import GateError, VendorgenError
 from vendorgen.generate import pipeline
-from vendorgen.generate import schema as schema_walk
 from vendorgen.package import files
 from vendorgen.project.paths import RUNTIME_FILES
 from vendorgen.project.workspace import Workspace
+from vendorgen.text import schema as schema_walk
 
 # Every hostile property test runs under these settings: hypothesis' default 100 examples in CI
 # (each example vendors, formats and gates a module); the search at size is bench/bench_hostile.py,

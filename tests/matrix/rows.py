@@ -1,9 +1,10 @@
 """The compatibility matrix: the runtime dependencies vendored code is proven to run on.
 
 Each row is a venv holding only what generated code imports (smolagents, the source's client
-library, pillow) at one end of each supported range; no vendorgen. `RANGES` is what the rows
-prove, and what `vendorgen requirements` prints (vendorgen/project/requirements.py keeps the same
-table for the lock; tests/matrix/test_matrix.py checks that they agree).
+library, pillow) at one end of each supported range; no vendorgen. The ranges the source kinds
+declare (`Source.ranges`, gathered by `vendorgen.sources.requirement_ranges`) are what the rows
+prove, what the lock records and what `vendorgen requirements` prints; tests/matrix/test_matrix.py
+checks that they agree.
 """
 
 from __future__ import annotations

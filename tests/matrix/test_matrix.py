@@ -97,10 +97,11 @@ def test_the_ranges_vendorgen_records_are_the_ones_the_rows_cover() -> None:
     from packaging.requirements import Requirement
     from packaging.version import Version
 
-    from vendorgen.project.requirements import RANGES, canonical
+    from vendorgen.project.requirements import canonical
+    from vendorgen.sources import requirement_ranges
 
     pins = [Requirement(item) for row in ROWS for item in row.requirements]
-    for name, specifiers in RANGES.items():
+    for name, specifiers in requirement_ranges().items():
         versions = [
             Version(str(pin.specifier).removeprefix("==")) for pin in pins if canonical(pin.name) == canonical(name)
         ]

@@ -8,9 +8,9 @@ import pytest
 
 from tests.servers.mcp_many import make_tools
 from vendorgen.errors import GateError
-from vendorgen.generate import formatter
 from vendorgen.generate.render import render_module
 from vendorgen.sources import load, mcp
+from vendorgen.text import formatter
 
 
 def mcp_module(count: int) -> str:

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from vendorgen.errors import GateError
-from vendorgen.generate.formatter import format_source
 from vendorgen.generate.gate import check_module
 from vendorgen.generate.render import render_module
 from vendorgen.sources import load, space
+from vendorgen.text.formatter import format_source
 
 SPACE = load("space")
 MCP = load("mcp")

@@ -6,7 +6,7 @@ import tokenize
 import pytest
 
 from vendorgen.errors import SchemaError
-from vendorgen.generate.literals import comment_text, docstring_body, escape_text, python_literal
+from vendorgen.text.literals import comment_text, docstring_body, escape_text, python_literal
 
 HOSTILE = [
     "plain",

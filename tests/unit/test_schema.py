@@ -5,8 +5,8 @@ import socket
 import pytest
 
 from vendorgen.errors import SchemaError
-from vendorgen.generate.schema import input_spec, inputs_from_object, map_type, resolve_refs
 from vendorgen.model import NO_DEFAULT
+from vendorgen.text.schema import input_spec, inputs_from_object, map_type, resolve_refs
 
 
 @pytest.mark.parametrize(

@@ -60,12 +60,10 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def _main(argv: Sequence[str] | None) -> None:
-    from vendorgen import sources
-
     warnings.showwarning = _show_warning
 
     _Output.command, _Output.json_printed = "", False
-    sources.show_waits(sys.stderr if sys.stderr.isatty() else None)
+    _Output.waits.stream = sys.stderr if sys.stderr.isatty() else None
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="vendorgen", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # `vendorgen` alone: the help, as --help shows it

@@ -191,10 +191,11 @@ def _withheld_text(item: Generated) -> str:
 
 def _print_runtime_check(workspace: Any, requirement_lists: list[tuple[str, ...]]) -> None:
     """What the code just written needs at run time, and whether the project's interpreter has it."""
+    from vendorgen import sources
     from vendorgen.project import interpreter as project_python
     from vendorgen.project import requirements as runtime
 
-    needed = runtime.union(requirement_lists)
+    needed = runtime.union(requirement_lists, sources.requirement_ranges())
     interpreter = project_python.find(workspace.root)
     installed = project_python.installed_versions(interpreter, [*runtime.plain(needed), "pip"])
     statuses = runtime.status(needed, installed)

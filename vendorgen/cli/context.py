@@ -20,9 +20,10 @@ def _workspace(need_lock: bool = True) -> Workspace:
 
     `need_lock`: a command about what is vendored refuses a project without a lock.
     """
-    from vendorgen.project.workspace import LOCK_NAME, ROOT_MARKERS, Workspace
+    from vendorgen.project.paths import LOCK_NAME, ROOT_MARKERS
+    from vendorgen.project.workspace import Workspace
 
-    workspace = Workspace.discover()
+    workspace = Workspace.discover(waits=_Output.waits)
     if workspace.root != Path.cwd().resolve() and not _Output.command:
         _echo(f"project: {workspace.root}", err=True)
     if need_lock and not (workspace.root / LOCK_NAME).is_file():

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from vendorgen.generate.literals import terminal_text
+from vendorgen.text.literals import terminal_text
+from vendorgen.waits import Waits
 
 if TYPE_CHECKING:
     from vendorgen.project.workspace import Workspace
@@ -27,6 +28,7 @@ class _Output:
 
     command = ""  # set by commands given --json
     json_printed = False
+    waits = Waits()  # where long waits are shown (stderr on a terminal); passed to the project and the pipeline
 
 
 def _say(text: str = "", nl: bool = True) -> None:
@@ -57,10 +59,8 @@ def _emit_json(value: Any) -> None:
 
 def _json_mode(command: str) -> None:
     """From here on the command reports as JSON: no progress or waits on the terminal."""
-    from vendorgen import sources
-
     _Output.command = command
-    sources.show_waits(None)
+    _Output.waits.stream = None
 
 
 def _report(workspace: Workspace | None, ok: bool, modules: list[dict[str, Any]],
@@ -85,14 +85,12 @@ def _progress(items: Sequence[T], label: str) -> Iterator[T]:
     if len(items) < 2 or _Output.command or not sys.stderr.isatty():
         yield from items
         return
-    from vendorgen import sources
-
-    sources.show_waits(None)  # the bar says what is being waited for
+    _Output.waits.stream = None  # the bar says what is being waited for
     try:
         with click.progressbar(items, label=label, file=sys.stderr, item_show_func=_item_label) as bar:
             yield from bar
     finally:
-        sources.show_waits(sys.stderr)
+        _Output.waits.stream = sys.stderr
 
 
 def _item_label(item: object) -> str | None:
@@ -105,11 +103,9 @@ def _counter(total: int, label: str) -> Iterator[Callable[[int], object]]:
     if total < 2 or _Output.command or not sys.stderr.isatty():
         yield lambda done: None
         return
-    from vendorgen import sources
-
-    sources.show_waits(None)
+    _Output.waits.stream = None
     try:
         with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
             yield bar.update
     finally:
-        sources.show_waits(sys.stderr)
+        _Output.waits.stream = sys.stderr

@@ -21,6 +21,7 @@ def requirements() -> None:
       vendorgen requirements > requirements-vendored.txt
       pip install -r requirements-vendored.txt
     """
+    from vendorgen import sources
     from vendorgen.project import requirements as runtime
 
     entries = _workspace().read_lock()  # outside a project: where it looked
@@ -28,7 +29,7 @@ def requirements() -> None:
         _echo("nothing vendored yet; try `vendorgen add --help`", err=True)
         return
     _echo(f"# What the code vendorgen wrote needs at run time (Python {runtime.PYTHON}), from vendorgen.lock.")
-    for line in runtime.union(entry.requirements for entry in entries):
+    for line in runtime.union((entry.requirements for entry in entries), sources.requirement_ranges()):
         _echo(line)
 
 

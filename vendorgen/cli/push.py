@@ -64,7 +64,6 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
     """
     from vendorgen import sources
     from vendorgen.publish import push as pushing
-    from vendorgen.publish.portable import hub_problems
 
     if as_json:
         _json_mode("push")
@@ -72,7 +71,8 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
         raise UsageError("--dry-run writes the Space folder to --out DIR: give the directory")
     workspace = _workspace()
     entry = pushing.find_entry(workspace, module)
-    problems = hub_problems(workspace.read_snapshot(entry), workspace.root)
+    snapshot = workspace.read_snapshot(entry)
+    problems = sources.load(snapshot["kind"]).push_problems(snapshot, workspace.root)
     folder = pushing.build_folder(workspace, module, repo_id, tool_name)
     fatal = [problem.message for problem in problems if problem.fatal]
     if fatal and not dry_run and not force:
@@ -84,7 +84,7 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
     written = [path.as_posix() for path in pushing.write_folder(folder, out_dir)] if out_dir is not None else []
     url = commit = None
     if not dry_run:
-        with sources.shown_wait(f"the Hub to take {repo_id}"):
+        with workspace.waits.shown(f"the Hub to take {repo_id}"):
             url, commit = pushing.upload(folder, repo_id, token=token, private=private, sdk=sdk)
     if as_json:
         from vendorgen.cli import report

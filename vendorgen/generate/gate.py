@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import libcst as cst
 
 from vendorgen.errors import GateError
-from vendorgen.generate.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
-from vendorgen.generate.pysource import check_as_written
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec, ToolSpec
 from vendorgen.naming import FORBIDDEN_NAMES
 from vendorgen.package import files
+from vendorgen.project.paths import RUNTIME_FILES
 from vendorgen.sources.toolfile import ToolFile
+from vendorgen.text.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
+from vendorgen.text.pysource import check_as_written
 
 if TYPE_CHECKING:
     from vendorgen.sources import Source
@@ -39,7 +40,8 @@ _LAYOUT = (cst.BaseParenthesizableWhitespace, cst.TrailingWhitespace, cst.EmptyL
 
 def check_runtime(text: str, path: str) -> None:
     """A run-time file is accepted by its known hash, never by its shape: it is vendorgen's own file."""
-    if hashlib.sha256(text.encode("utf-8")).hexdigest() != files.KNOWN_SHA256.get(PurePosixPath(path).name):
+    name = PurePosixPath(path).name
+    if name not in RUNTIME_FILES or hashlib.sha256(text.encode("utf-8")).hexdigest() != files.sha256(name):
         raise GateError(f"{path} is not the run-time file this vendorgen ships (its installation was changed?)")
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from vendorgen import naming, sources
 from vendorgen.errors import Excluded, UsageError, VendorgenError
 from vendorgen.model import ModuleSpec
-from vendorgen.package import sync
+from vendorgen.package import copies
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.fingerprint import Fingerprint
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
@@ -23,6 +23,7 @@ from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.requirements import ranged
 from vendorgen.project.workspace import SCHEMAS_DIR, Workspace
 from vendorgen.sources import Source
+from vendorgen.sources.base import Inspection
 
 
 @dataclass(frozen=True)
@@ -55,9 +56,9 @@ def generate_from(source: Source, snapshot: dict[str, Any], workspace: Workspace
 def module_code(source: Source, module: ModuleSpec, schema_sha256: str, workspace: Workspace) -> str:
     """`module` rendered, formatted and passed through the gate (also `push`'s one-tool modules)."""
     # Not imported above: `inspect` has them imported while a source waits on its server.
-    from vendorgen.generate.formatter import format_source
     from vendorgen.generate.gate import check_module
     from vendorgen.generate.render import render_module
+    from vendorgen.text.formatter import format_source
 
     rendered = render_module(module, schema_sha256, source, workspace.templates_dir())
     code = format_source(rendered, workspace.config.line_length)
@@ -65,15 +66,21 @@ def module_code(source: Source, module: ModuleSpec, schema_sha256: str, workspac
     return code
 
 
-def inspect(uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
-    """What the source `uri` names offers now: one snapshot per module."""
+def inspect(uri: str, options: sources.AddOptions, workspace: Workspace) -> list[dict[str, Any]]:
+    """What the source `uri` names offers now, inspected for `workspace`'s project: one snapshot per module."""
     source, target = sources.split_uri(uri)
-    return _inspect(source, target, uri, options)
+    return _inspect(source, target, uri, options, workspace)
 
 
-def _inspect(source: Source, target: str, uri: str, options: sources.AddOptions) -> list[dict[str, Any]]:
-    with sources.shown_wait(uri):
-        snapshots = source.inspect(target, options)
+def _context(workspace: Workspace) -> Inspection:
+    return Inspection(workspace.root, workspace.waits)
+
+
+def _inspect(
+    source: Source, target: str, uri: str, options: sources.AddOptions, workspace: Workspace
+) -> list[dict[str, Any]]:
+    with workspace.waits.shown(uri):
+        snapshots = source.inspect(target, options, _context(workspace))
     # Through JSON and back, so what is generated now is exactly what the committed snapshot regenerates.
     return [json.loads(snapshot_text(snapshot)) for snapshot in snapshots]
 
@@ -109,7 +116,7 @@ def add(
     excluded: list[Excluded] = []  # modules whose every tool [tool.vendorgen.sources] filters out
     failed: list[Failure] = []
     source, target = sources.split_uri(uri)
-    uris = source.members(target, options)
+    uris = source.members(target, options, _context(workspace))
     for member in progress(uris):
         try:
             found, skipped = _generate_member(member, options, workspace, failed)
@@ -143,7 +150,7 @@ def add(
             files[snapshot_path] = snapshot_text(item.snapshot)
             entries[item.module.name] = lock_entry(item, path, snapshot_path)
         _refuse_shared_tool_names(entries, generated)
-        runtime = sync.plan(workspace, entries.values(), pending=files)
+        runtime = copies.plan(workspace, entries.values(), pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
     return Added(generated, failed)
 
@@ -157,7 +164,7 @@ def _generate_member(
     excluded: list[Excluded] = []
     source, target = sources.split_uri(uri)
     _refuse_vendored(workspace, source, uri, options)
-    for snapshot in _inspect(source, target, uri, options):
+    for snapshot in _inspect(source, target, uri, options, workspace):
         try:
             generated.append(generate_from(source, snapshot, workspace))
         except Excluded as exc:
@@ -173,7 +180,7 @@ def _refuse_vendored(workspace: Workspace, source: Source, uri: str, options: so
     """Refuse, before contacting the source, what the lock shows is vendored already: the module these
     options named before, or a --name another source's module holds."""
     from vendorgen.naming import python_name
-    from vendorgen.sync.remote import snapshot_options
+    from vendorgen.sources.base import snapshot_options
 
     name = python_name(options.name) if options.name else None
     for entry in workspace.read_lock():
@@ -244,7 +251,7 @@ def lock_entry(item: Generated, path: str, snapshot_path: str) -> LockEntry:
         sha256=sha256_text(item.code),
         generator=GENERATOR,
         templates=item.templates,
-        requirements=ranged(module.requirements),  # the versions the compatibility matrix runs it on
+        requirements=ranged(module.requirements, sources.requirement_ranges()),  # the versions the matrix runs it on
     )
 
 

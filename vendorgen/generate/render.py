@@ -13,8 +13,8 @@ import jinja2
 
 from vendorgen import __version__, builtin_templates_dir, templates_version
 from vendorgen.errors import TemplateError
-from vendorgen.generate.literals import comment_text, docstring_body, python_literal
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec
+from vendorgen.text.literals import comment_text, docstring_body, python_literal
 
 if TYPE_CHECKING:
     from vendorgen.sources import Source

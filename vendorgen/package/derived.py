@@ -3,7 +3,7 @@
 Each is rewritten from the lock by its command (`vendorgen serve`, `vendorgen catalog`) and
 then owned by the lock like the runtime beside it: a `[[runtime]]` entry with the sha256 it was
 written with. `Workspace.commit` writes it, so never half-written and never through a link;
-add, update and remove keep it in step (vendorgen.package.sync), `remove` of the last module
+add, update and remove keep it in step (vendorgen.package.copies), `remove` of the last module
 beside it deletes it.
 """
 

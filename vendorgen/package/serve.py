@@ -6,7 +6,7 @@ vendorgen) followed by what this project serves: an import of each locked module
 classes (read from the files the lock checks) and, for MCP tools, the pinned hashes of the
 upstream definitions in the committed snapshots. Only identifiers and hex digests are
 written there, never remote text. It is rewritten whenever the lock says otherwise, and the
-lock owns it like the run-time files beside it: a `[[runtime]]` entry (vendorgen.package.sync).
+lock owns it like the run-time files beside it: a `[[runtime]]` entry (vendorgen.package.copies).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from pathlib import PurePosixPath
 
 from vendorgen import naming, sources
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.generate.literals import escape_text
 from vendorgen.package import derived, files
 from vendorgen.package.files import RuntimeEntry
 from vendorgen.package.server_text import served_text
@@ -28,6 +27,7 @@ from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, SERVER_OFFERS_FILE, TRANSPORT_FILE
 from vendorgen.project.workspace import Workspace
+from vendorgen.text.literals import escape_text
 
 FILE_NAME = SERVER_FILE
 MODULE = FILE_NAME.removesuffix(".py")

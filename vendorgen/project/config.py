@@ -37,9 +37,9 @@ from typing import Any
 
 from vendorgen import __version__, naming, templates_version
 from vendorgen.errors import Excluded, UsageError
-from vendorgen.generate.formatter import DEFAULT_LINE_LENGTH
 from vendorgen.model import InputSpec, ModuleSpec, ToolSpec
 from vendorgen.project.fingerprint import Fingerprint
+from vendorgen.text.formatter import DEFAULT_LINE_LENGTH
 
 # What the lock records as the generator; a different one means version drift.
 GENERATOR = f"vendorgen {__version__}"

@@ -179,3 +179,19 @@ class Project:
         """Whether the file starts with the line vendorgen writes first."""
         text = self.read_text(relative)
         return text is not None and text.startswith(VENDORED_HEADER)
+
+
+ROOT_MARKERS = (LOCK_NAME, "pyproject.toml", ".git")
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The nearest directory holding vendorgen.lock, pyproject.toml or .git; else the start directory.
+
+    The nearest wins, whichever marker it holds: a package with its own pyproject.toml inside a
+    larger git repository, or a git repository inside another, is a project of its own.
+    """
+    start = (start or Path.cwd()).resolve()
+    for directory in (start, *start.parents):
+        if any((directory / marker).exists() for marker in ROOT_MARKERS):
+            return directory
+    return start

@@ -1,7 +1,9 @@
 """What vendored code needs installed at run time, as version ranges.
 
 The ranges are the ones the compatibility matrix (tests/matrix/) runs generated code on: its
-rows sit at the low and the high end of each. The lock records them per module;
+rows sit at the low and the high end of each. Each source kind declares those of what its code
+imports (`Source.ranges`); the registry gathers them (`vendorgen.sources.requirement_ranges`) and
+passes them here. The lock records them per module;
 `vendorgen requirements` prints their union for the project; `vendorgen add` checks them
 against the project's interpreter.
 """
@@ -9,16 +11,9 @@ against the project's interpreter.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-# Keep in step with tests/matrix/rows.py (tests/matrix/test_matrix.py checks that they agree).
-RANGES = {
-    "smolagents": ">=1.20,<2",
-    "gradio_client": ">=1.8,<3",
-    "mcp": ">=1.10,<3",
-    "langchain-core": ">=0.3,<2",
-}
 PYTHON = ">=3.11"  # the matrix runs 3.11 and 3.12
 
 
@@ -26,22 +21,18 @@ def canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-_BY_CANONICAL = {canonical(name): name for name in RANGES}
-
-
-def ranged(requirements: Iterable[str]) -> tuple[str, ...]:
-    """Each bare distribution name that has a proven range gets it; anything else is kept as written."""
+def ranged(requirements: Iterable[str], ranges: Mapping[str, str]) -> tuple[str, ...]:
+    """Each bare distribution name that has a proven range in `ranges` (name -> specifiers) gets it; anything
+    else is kept as written."""
+    by_canonical = {canonical(name): name for name in ranges}
     return tuple(
-        (
-            f"{_BY_CANONICAL[canonical(item)]}{RANGES[_BY_CANONICAL[canonical(item)]]}"
-            if canonical(item) in _BY_CANONICAL
-            else item
-        )
+        f"{by_canonical[canonical(item)]}{ranges[by_canonical[canonical(item)]]}" if canonical(item) in by_canonical
+        else item
         for item in requirements
-    )
+    )  # fmt: skip
 
 
-def union(requirement_lists: Iterable[Iterable[str]]) -> list[str]:
+def union(requirement_lists: Iterable[Iterable[str]], ranges: Mapping[str, str]) -> list[str]:
     """One line per distribution, sorted; the specifiers of the same name are intersected.
 
     A line that is no plain requirement (a URL a Hub tool's requirements.txt may hold) is kept as it is.
@@ -50,7 +41,7 @@ def union(requirement_lists: Iterable[Iterable[str]]) -> list[str]:
 
     merged: dict[str, Requirement] = {}
     other: list[str] = []
-    for item in (item for items in requirement_lists for item in ranged(items)):
+    for item in (item for items in requirement_lists for item in ranged(items, ranges)):
         try:
             requirement = Requirement(item)
         except InvalidRequirement:

@@ -36,7 +36,6 @@ from typing import Any
 import filelock
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.generate.pysource import check_as_written, python_text
 from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.config import load_config
 from vendorgen.project.lockfile import LockEntry, dump_lock, lock_owns, parse_lock_text
@@ -47,43 +46,31 @@ from vendorgen.project.paths import (
     STATE_DIR,
     VENDORED_HEADER,
     Project,
+    find_root,
     package_file,
     relative_parts,
 )
+from vendorgen.text.pysource import check_as_written, python_text
+from vendorgen.waits import NO_WAITS, Waits
 
 _JOURNAL_TEMP = f"{STATE_DIR}/.journal.json.tmp"  # what _replace_durably writes before renaming the journal
 STAGED_SUFFIX = ".vendorgen-new"
 _STAGING, _COMMITTED = "staging", "committed"  # the journal's states
 
 
-ROOT_MARKERS = (LOCK_NAME, "pyproject.toml", ".git")
-
-
-def find_root(start: Path | None = None) -> Path:
-    """The nearest directory holding vendorgen.lock, pyproject.toml or .git; else the start directory.
-
-    The nearest wins, whichever marker it holds: a package with its own pyproject.toml inside a
-    larger git repository, or a git repository inside another, is a project of its own.
-    """
-    start = (start or Path.cwd()).resolve()
-    for directory in (start, *start.parents):
-        if any((directory / marker).exists() for marker in ROOT_MARKERS):
-            return directory
-    return start
-
-
 class Workspace:
     """A project root with its lock, snapshots and config."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, waits: Waits = NO_WAITS) -> None:
         self.root = root
         self.project = Project(root)
         self.config = load_config(root)
+        self.waits = waits  # where a long wait is shown: for the project lock, and for inspections run for it
         self._holding_mutex = False
 
     @classmethod
-    def discover(cls, start: Path | None = None) -> Workspace:
-        return cls(find_root(start))
+    def discover(cls, start: Path | None = None, waits: Waits = NO_WAITS) -> Workspace:
+        return cls(find_root(start), waits)
 
     # -- paths -------------------------------------------------------------
 
@@ -176,12 +163,11 @@ class Workspace:
     def _wait_for_mutex(self, descriptor: int, timeout: float) -> None:
         """Take the project lock another process holds, saying so on a terminal after a second (as for sources)."""
         from vendorgen.project.lock_holder import lock_holder
-        from vendorgen.sources import shown_wait
 
         holder = lock_holder(descriptor)
         held_by = f" (process {holder})" if holder else ""
         deadline = time.monotonic() + timeout
-        with shown_wait(f"the project lock of {self.root}, held by another vendorgen{held_by}"):
+        with self.waits.shown(f"the project lock of {self.root}, held by another vendorgen{held_by}"):
             while not filelock.lock_descriptor(descriptor, blocking=False):
                 if time.monotonic() > deadline:
                     raise VendorgenError(f"another vendorgen{held_by} is writing this project; try again")

@@ -34,8 +34,6 @@ from typing import Any
 from vendorgen import __version__
 from vendorgen.errors import UsageError
 from vendorgen.generate import pipeline
-from vendorgen.generate.formatter import format_source
-from vendorgen.generate.pysource import python_text
 from vendorgen.generate.render import render_file
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
 from vendorgen.package.inline import inline
@@ -45,6 +43,8 @@ from vendorgen.project.workspace import Workspace
 from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, hub_errors, within_deadline
 from vendorgen.sources.hub_review import review
 from vendorgen.sources.toolfile import ToolFile
+from vendorgen.text.formatter import format_source
+from vendorgen.text.pysource import python_text
 
 # The Space SDK installs gradio itself, at the README's `sdk_version` (the version installed here).
 _SDK_PROVIDED = "gradio"

@@ -11,12 +11,13 @@ stable (sorted by Space id) and every Space is pinned to a commit.
 from __future__ import annotations
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.generate import limits
-from vendorgen.sources import AddOptions, shown_wait
+from vendorgen.sources.base import TRUST_NOTE, AddOptions, Inspection, Source
 from vendorgen.sources.hub_client import bound_hub_requests, hub_errors, within_deadline
+from vendorgen.text import limits
+from vendorgen.waits import Waits
 
 
-def members(target: str, options: AddOptions) -> list[str]:
+def members(target: str, options: AddOptions, waits: Waits) -> list[str]:
     """`hub:owner/space` for every Space of the collection `target`, sorted."""
     if not options.trust:
         raise UsageError(
@@ -27,7 +28,7 @@ def members(target: str, options: AddOptions) -> list[str]:
 
     bound_hub_requests()
     api = HfApi(token=options.token or None)
-    with hub_errors(f"collection {target}"), shown_wait(f"collection:{target}"):
+    with hub_errors(f"collection {target}"), waits.shown(f"collection:{target}"):
         collection = within_deadline(
             lambda: api.get_collection(target), f"the Hub at {api.endpoint} for collection {target}"
         )
@@ -36,3 +37,18 @@ def members(target: str, options: AddOptions) -> list[str]:
     if not spaces:
         raise VendorgenError(f"collection {target} lists no Spaces (models, datasets and papers are not tools)")
     return [f"hub:{space}" for space in spaces]
+
+
+class CollectionSource(Source):
+    """A Hub collection: stands for the `hub:` source of each tool Space it lists."""
+
+    kind = "collection"
+    target = "collection:<owner/slug>"
+    help_note = TRUST_NOTE
+    options = frozenset({"trust", "keep_going", "token"})
+    help = "collection: each tool Space it lists is vendored as a hub: source."
+    options_hint = "to name one Space's module or pick its class, vendor that Space with hub:owner/space"
+
+    # The hook calls this module's function of the same name (a method's body sees the module's names).
+    def members(self, target: str, options: AddOptions, context: Inspection) -> list[str]:
+        return members(target, options, context.waits)

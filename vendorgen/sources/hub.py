@@ -18,17 +18,18 @@ each request is bounded in total (hub_client.within_deadline).
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vendorgen import naming
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
-from vendorgen.generate import limits, schema
-from vendorgen.generate.literals import escape_text, python_literal
 from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec, ToolSpec
-from vendorgen.sources import AddOptions
+from vendorgen.sources.base import TRUST_NOTE, AddOptions, Inspection, Source
 from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, fetch_file, hub_errors, within_deadline
-from vendorgen.sources.hub_review import refuse_disguised_names
-from vendorgen.sources.toolfile import REQUIRED, ToolFile
+from vendorgen.text import limits, schema
+from vendorgen.text.literals import escape_text, python_literal
+
+if TYPE_CHECKING:
+    from vendorgen.sources.toolfile import ToolFile
 
 TOOL_FILE = "tool.py"
 REQUIREMENTS_FILE = "requirements.txt"
@@ -63,6 +64,8 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
         tool_py = fetch_file(api, repo_id, TOOL_FILE, info.sha)
         requirements_txt = fetch_file(api, repo_id, REQUIREMENTS_FILE, info.sha) if REQUIREMENTS_FILE in files else None
     limits.check_listing(tool_py + (requirements_txt or ""), f"{_label(repo_id)} with its {REQUIREMENTS_FILE}")
+    from vendorgen.sources.toolfile import ToolFile  # lazy, as below: libcst costs 160 ms of start-up
+
     tool = tool_spec(ToolFile(normal_newlines(tool_py), _label(repo_id)), options.class_name)
     name = naming.python_name(options.name or tool.name)
     return [
@@ -84,6 +87,9 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     original = normal_newlines(snapshot["tool_py"])
     label = _label(snapshot["repo_id"])
     check_visible(original, label)
+    from vendorgen.sources.hub_review import refuse_disguised_names  # lazy: libcst (see inspect)
+    from vendorgen.sources.toolfile import ToolFile
+
     tool = tool_spec(ToolFile(original, label), snapshot["class_name"])
     refuse_disguised_names(original, label)
     return ModuleSpec(
@@ -150,6 +156,8 @@ def tool_spec(file: ToolFile, class_name: str | None) -> ToolSpec:
         python_literal(attributes)  # what no JSON or UTF-8 text carries: a lone surrogate escape, a non-string key
     except (SchemaError, ValueError) as exc:
         raise SchemaError(f"{where}: {exc}") from None
+    from vendorgen.sources.toolfile import REQUIRED  # lazy: libcst (see inspect)
+
     name, description, inputs, output_type = (attributes[key] for key in REQUIRED)
     if not isinstance(name, str) or not name.isidentifier() or naming.python_name(name) != name:
         raise SchemaError(f"{where}.name {name!r} is not a Python identifier (smolagents requires one)")
@@ -212,3 +220,25 @@ def _input(where: str, key: Any, entry: Any) -> InputSpec:
 
 def _label(repo_id: str) -> str:
     return f"{TOOL_FILE} of {escape_text(repo_id)}"
+
+
+class HubSource(Source):
+    """A smolagents tool.py from a Hub Space, vendored as it is: it carries code the user reviews."""
+
+    kind = "hub"
+    target = "hub:<owner/space>[@revision]"
+    help_note = TRUST_NOTE
+    options = frozenset({"trust", "name", "class_name", "token"})
+    help = "hub: VENDORGEN_HUB_TIMEOUT sets the time-out of each request to the Hub (30 s)."
+    template = "hub.py.j2"
+    # None: the module is the author's code, which the gate checks is unchanged, not against a list.
+
+    # Each hook calls this module's function of the same name (a method's body sees the module's names).
+    def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
+        return inspect(target, options)
+
+    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
+        return build(snapshot)
+
+    def bound_fields(self, target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+        return bound_fields(target, snapshot)

@@ -25,9 +25,9 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
-from vendorgen.generate.limits import LISTING_BYTES
-from vendorgen.sources import seconds_from_env
+from vendorgen.sources.base import seconds_from_env
 from vendorgen.sources.credentials import redacted
+from vendorgen.text.limits import LISTING_BYTES
 
 REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
 # Every request to the Hub or a Gradio app fails after this many seconds; VENDORGEN_HUB_TIMEOUT overrides it.

@@ -23,15 +23,19 @@ import sys
 import typing
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, UsageError, VendorgenError
-from vendorgen.generate import limits, schema
-from vendorgen.generate.literals import escape_text
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
-from vendorgen.sources import AddOptions, replay_options
-from vendorgen.sources.builtin import LangChainSource
+from vendorgen.project.paths import LANGCHAIN_FILE, RUNTIME_FILE
+from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options
+from vendorgen.text import limits, schema
+from vendorgen.text.literals import escape_text
+
+if TYPE_CHECKING:
+    from vendorgen.project.interpreter import Interpreter
 
 SHAPES = ("tool", "tool_class", "toolkit", "toolkit_class", "list", "factory")
 # Return annotations with a smolagents type; anything else is "any".
@@ -55,13 +59,10 @@ def parse_target(target: str) -> tuple[str, str]:
     return module, attr
 
 
-def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
+def inspect(target: str, options: AddOptions, interpreter: Interpreter) -> list[dict[str, Any]]:
     """Inspect in the project's interpreter (vendorgen/project/interpreter.py), so the user's own
     langchain and pydantic read the user's tools; in-process when that is vendorgen's own."""
     from vendorgen.project import interpreter as project_python
-    from vendorgen.project.workspace import find_root
-
-    interpreter = project_python.find(find_root())
     if interpreter.is_vendorgens_own:
         return inspect_here(target, options)
     fields = {
@@ -407,3 +408,42 @@ def _tool(raw: Mapping[str, Any], name: str, listing: limits.NodeBudget) -> Tool
         constants=constants,
         generated_description=not description.strip(),
     )
+
+
+class LangChainSource(Source):
+    """LangChain tools from the user's own code: the module imports that code at call time.
+
+    What the runtime's LangChainTool reads from a tool's constants: `lc_name`; `is_async`
+    (True only), when only `.ainvoke()` runs the tool; `null_refused` (`model.null_refused_constant`).
+    """
+
+    kind = "langchain"
+    target = "langchain:<module>:<attr>"
+    options = frozenset({"tools", "prefix", "name"})
+    help = """langchain: imports <module> (from this directory first) and runs its code,
+  as your own program would; <attr> is a BaseTool, a BaseTool class, a
+  toolkit, or a function returning one of those or a list of tools."""
+    template = "langchain.py.j2"
+    allowed_imports = COMMON_IMPORTS | {
+        "smolagents.Tool",
+        "._vendored_langchain.LangChainTool",
+        "._vendored_runtime.NOT_GIVEN",
+    }
+    package_files = (RUNTIME_FILE, LANGCHAIN_FILE)
+    requirements = ("smolagents", "langchain-core")
+    ranges = MappingProxyType({**Source.ranges, "langchain-core": ">=0.3,<2"})
+
+    # Each hook calls this module's function of the same name (a method's body sees the module's names).
+    def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
+        return inspect(target, options, context.interpreter())
+
+    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
+        return build(snapshot)
+
+    def bound_fields(self, target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+        return bound_fields(target, snapshot)
+
+    def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:
+        """Also the user's object the module's tools come from."""
+        constants = module.constants_dict()
+        return self.allowed_imports | {f"{constants['SOURCE_MODULE']}.{constants['SOURCE_ATTR']}"}

@@ -3,7 +3,7 @@
 `inspect` connects once, initializes, lists every tool (following `nextCursor`)
 and disconnects (`vendorgen/sources/mcp_listing.py`, through `mcp_client.py`, which
 says why not through mcpadapt); `build` turns the raw `tools/list` answer into one module per
-server. The schema conversion is vendorgen's own (`vendorgen.generate.schema`), never
+server. The schema conversion is vendorgen's own (`vendorgen.text.schema`), never
 mcpadapt's `SmolAgentsAdapter`: that one drops `required`, leaves `$ref`s as
 lazy proxies and returns tool errors as text.
 
@@ -17,31 +17,26 @@ import hashlib
 import os
 import re
 import shlex
-import shutil
-import sys
 from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
 from vendorgen import naming
-from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
-from vendorgen.generate import limits, schema
-from vendorgen.generate.literals import escape_text
+from vendorgen.errors import NotOffered, SchemaError, UsageError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
-from vendorgen.project.workspace import find_root
-from vendorgen.sources import AddOptions, mcp_offers, pins, replay_options, seconds_from_env
-from vendorgen.sources.builtin import MCPSource
+from vendorgen.project.paths import MCP_FILE, MCP_OFFERS_FILE, RUNTIME_FILE
+from vendorgen.sources import mcp_offers, pins
+from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options, seconds_from_env
 from vendorgen.sources.credentials import refuse_url_credentials
+from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, server_label
+from vendorgen.sources.portable import Problem, stdio_problems, url_problems
+from vendorgen.text import limits, schema
+from vendorgen.text.literals import escape_text
 
 TRANSPORTS = ("stdio", "streamable-http", "sse")
-
-# Inspection fails fast: each request (initialize, every tools/list page) must be
-# answered within this many seconds; a stdio server's start-up counts. Override
-# with VENDORGEN_MCP_TIMEOUT for a server that starts slowly.
-DEFAULT_TIMEOUT = 10.0
-TIMEOUT_ENV = "VENDORGEN_MCP_TIMEOUT"
 
 # What the generated module waits for by default (both can be changed there).
 CALL_TIMEOUT = 60.0
@@ -55,10 +50,10 @@ _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # ---------------------------------------------------------------------------
 
 
-def parse_target(target: str, options: AddOptions) -> dict[str, Any]:
-    """What `mcp:<target>` names: the transport and how to reach the server. No I/O."""
+def parse_target(target: str, options: AddOptions, root: Path) -> dict[str, Any]:
+    """What `mcp:<target>` names: the transport and how to reach the server; `root`: the project's. No I/O."""
     if target.startswith("stdio:"):
-        return _stdio_target(target[len("stdio:") :], options)
+        return _stdio_target(target[len("stdio:") :], options, root)
     if options.env:
         raise UsageError(
             "--env passes variables to a stdio server's process; an HTTP server runs elsewhere and gets none"
@@ -73,7 +68,7 @@ def parse_target(target: str, options: AddOptions) -> dict[str, Any]:
     )
 
 
-def _stdio_target(command_line: str, options: AddOptions) -> dict[str, Any]:
+def _stdio_target(command_line: str, options: AddOptions, root: Path) -> dict[str, Any]:
     try:
         argv = shlex.split(command_line)
     except ValueError as exc:
@@ -92,7 +87,7 @@ def _stdio_target(command_line: str, options: AddOptions) -> dict[str, Any]:
         if name not in env:
             env.append(name)
     argv, package = pins.pin(argv)  # before the paths are made portable: uvx reads its options from here
-    argv, project_paths = portable_argv(argv, find_root())
+    argv, project_paths = portable_argv(argv, root)
     server: dict[str, Any] = {"transport": "stdio", "command": argv[0], "args": argv[1:], "env": env}
     if project_paths:
         server["project_paths"] = project_paths
@@ -141,15 +136,6 @@ def portable_argv(argv: list[str], root: Path) -> tuple[list[str], list[int]]:
     return portable, indices
 
 
-def resolved_argv(server: Mapping[str, Any], root: Path) -> list[str]:
-    """The command line to start, with the project's paths resolved against `root`."""
-    argv = [server["command"], *server["args"]]
-    for index in server.get("project_paths", ()):
-        if isinstance(index, int) and 0 <= index < len(argv):
-            argv[index] = str(root / argv[index])
-    return argv
-
-
 def _url(url: str) -> str:
     parts = urlsplit(refuse_url_credentials(url))  # first: the message below quotes the URL
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -157,16 +143,16 @@ def _url(url: str) -> str:
     return url
 
 
-def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
-    server = parse_target(target, options)
+def inspect(target: str, options: AddOptions, root: Path) -> list[dict[str, Any]]:
+    server = parse_target(target, options, root)
     if server["transport"] == "stdio":
         # What is written down (the lock, the header) is the portable command line, never this machine's paths.
         target = "stdio:" + shlex.join([server["command"], *server["args"]])
     from vendorgen.sources.mcp_listing import list_offers
 
     timeout = seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
-    info, raw_tools, offered_to_capable, listings = list_offers(server, timeout, mcp_offers.wanted(options))
-    limits.check_listing(raw_tools, f"the tools/list of the MCP server {_where(server)}")
+    info, raw_tools, offered_to_capable, listings = list_offers(server, root, timeout, mcp_offers.wanted(options))
+    limits.check_listing(raw_tools, f"the tools/list of the MCP server {server_label(server)}")
     tools = [tool for tool in raw_tools if isinstance(tool, dict)]
     names = [tool.get("name") for tool in tools]
     duplicates = sorted({name for name in names if names.count(name) > 1}, key=str)
@@ -181,7 +167,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
         tools = _select(tools, options.tools, options.prefix)
     offers, offers_withheld = mcp_offers.selected(listings, options)
     if not tools and not any(offers.values()):
-        raise SchemaError(f"the MCP server at {_where(server)} lists no tools")
+        raise SchemaError(f"the MCP server at {server_label(server)} lists no tools")
     withheld.update(offers_withheld)
     name = naming.python_name(options.name) if options.name else default_module_name(info, server)
     # What `update` passes to `inspect` to get this module again (never a value of --env).
@@ -196,7 +182,7 @@ def inspect(target: str, options: AddOptions) -> list[dict[str, Any]]:
             "name": name,
             "server": server,
             "server_info": info,
-            "revision": revision(info, server),
+            "revision": revision(info, server, root),
             "prefix": options.prefix,
             "tools": tools,
             **offers,
@@ -244,12 +230,6 @@ def _show(name: Any) -> str:
     return escape_text(str(name))
 
 
-def _where(server: Mapping[str, Any]) -> str:
-    if server["transport"] == "stdio":
-        return "`" + escape_text(shlex.join([server["command"], *server["args"]])) + "`"
-    return escape_text(server["url"])
-
-
 def default_module_name(info: Mapping[str, Any], server: Mapping[str, Any]) -> str:
     """From the server's own name (`serverInfo.name`), else its host or command."""
     base = info["name"] if isinstance(info.get("name"), str) else ""
@@ -262,23 +242,23 @@ def default_module_name(info: Mapping[str, Any], server: Mapping[str, Any]) -> s
     return f"mcp{name}" if name.startswith("_") else name
 
 
-def revision(info: Mapping[str, Any], server: Mapping[str, Any] | None = None) -> str:
+def revision(info: Mapping[str, Any], server: Mapping[str, Any] | None = None, root: Path | None = None) -> str:
     """Which version of the server was read: its own, where the command line tells.
 
     `serverInfo.version` is often not the server's: FastMCP reports the mcp SDK's version. So a
     pinned npx package gives its name and version, `python -m MODULE` the distribution that provides
     MODULE, a script inside the project the server's name and the sha256 of the script; anything else
-    (an HTTP server) what it says in `serverInfo`.
+    (an HTTP server) what it says in `serverInfo`. `root`: the project's, where a script is read (none: no script).
     """
     name = info.get("name") if isinstance(info.get("name"), str) else ""
     version = info.get("version") if isinstance(info.get("version"), str) else ""
-    own = _own_revision(server) if server is not None and server["transport"] == "stdio" else ""
+    own = _own_revision(server, root) if server is not None and server["transport"] == "stdio" else ""
     if own.startswith("sha256:"):
         return " ".join(part for part in (name, own) if part)
     return own or " ".join(part for part in (name, version) if part)
 
 
-def _own_revision(server: Mapping[str, Any]) -> str:
+def _own_revision(server: Mapping[str, Any], root: Path | None) -> str:
     package = server.get("package")
     if isinstance(package, Mapping):
         return f"{package['name']} {package['version']}"
@@ -287,41 +267,11 @@ def _own_revision(server: Mapping[str, Any]) -> str:
         top = argv[2].split(".")[0]
         for distribution in metadata.packages_distributions().get(top, [])[:1]:
             return f"{distribution} {metadata.version(distribution)}"
-    for index in server.get("project_paths", ()):
-        path = find_root() / argv[index]
+    for index in server.get("project_paths", ()) if root is not None else ():
+        path = root / argv[index]
         if path.is_file():  # the first file of the project on the command line: the server's code
             return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()[:12]
     return ""
-
-
-def stdio_params(server: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> Any:
-    """The stdio server's parameters (None for a server over HTTP); `--env` values come from `environ` (never stored)."""
-    environ = os.environ if environ is None else environ
-    if server["transport"] == "stdio":
-        missing = [name for name in server["env"] if name not in environ]
-        if missing:
-            raise UsageError(
-                f"--env {', '.join(missing)}: not set here; the server gets the value at inspection too"
-                " (it is never written down)"
-            )
-        env = {name: environ[name] for name in server["env"]}
-        argv = resolved_argv(server, find_root())
-        command = python_command(argv[0])
-        if os.sep not in command and shutil.which(command) is None:  # said now, not after the SDK's start-up
-            raise SourceUnreachable(not_found(_where(server), command))
-        from mcp import StdioServerParameters  # the SDK takes a second to import
-
-        return StdioServerParameters(command=command, args=argv[1:], env=env)
-    return None
-
-
-def not_found(where: str, command: str) -> str:
-    return f"cannot start {where}: command {escape_text(command)!r} not found"
-
-
-def python_command(command: str) -> str:
-    """`python`/`python3` run the interpreter that runs vendorgen (the generated code does the same)."""
-    return sys.executable if command in ("python", "python3") else command
 
 
 # ---------------------------------------------------------------------------
@@ -343,7 +293,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     info = snapshot.get("server_info") or {}
     server_name = info["name"] if isinstance(info.get("name"), str) else ""
     prefix = snapshot.get("prefix", "")
-    listing = limits.listing_budget(f"the MCP server {_where(server)}")
+    listing = limits.listing_budget(f"the MCP server {server_label(server)}")
     tools = [_tool(raw, prefix, server_name, listing) for raw in snapshot["tools"]]
     if any(key in snapshot for key in mcp_offers.KEYS):
         tools += mcp_offers.tools(snapshot, prefix, server_name, listing)
@@ -445,3 +395,75 @@ def _description(raw: Mapping[str, Any], mcp_name: str, server_name: str) -> tup
             return schema.description_text(text), True
     where = f" of the MCP server {server_name}" if server_name else ""
     return f"The {mcp_name} tool{where}.", False
+
+
+class MCPSource(Source):
+    """MCP servers (streamable-http, legacy SSE, stdio): one module per server.
+
+    The module constant `SERVER` says how to reach the server. What the runtime's MCPTool reads
+    from a tool's constants: `mcp_name`; `result_key`, when the server wraps a plain value as
+    {result_key: value} in structuredContent (FastMCP): the tool returns the value, typed
+    `output_type`; `null_refused` (`model.null_refused_constant`). A resource template's read tool:
+    `resource_template` (what the server listed: `uriTemplate`, whose variables are the arguments, `name`...);
+    the one tool reading the static resources: `resources` ({uri: what the server listed}); a prompt's tool:
+    `prompt` (what the server listed: `name`, `arguments`...). Each of those also has `mcp_name`, the request
+    it makes ("resources/read URI-TEMPLATE", "resources/read", "prompts/get NAME"), which `serve` pins by.
+    """
+
+    kind = "mcp"
+    target = 'mcp:<http(s)://host/mcp> | mcp:sse:<url> | "mcp:stdio:<command line>"'
+    help_note = "(stdio needs --trust)"
+    options = frozenset({"trust", "env", "tools", "prefix", "name", "resources", "resource_names", "prompts", "prompt_names"})
+    help = """mcp: one module per server, one Tool class per MCP tool, sharing one session;
+  stdio runs the command line (python means this interpreter) with --env
+  names passed from the environment when it starts (their values are never
+  written); VENDORGEN_MCP_TIMEOUT sets the inspection timeout (10 s)."""
+    template = "mcp.py.j2"
+    allowed_imports = COMMON_IMPORTS | {
+        "smolagents.Tool",
+        "._vendored_mcp.MCPSession",
+        "._vendored_mcp.MCPTool",
+        "._vendored_mcp.MCPToolError",
+        "._vendored_runtime.NOT_GIVEN",
+        "._vendored_mcp.ToolList",
+        "._vendored_mcp_offers.PromptTool",
+        "._vendored_mcp_offers.ResourceTool",
+    }
+    package_files = (RUNTIME_FILE, MCP_FILE, MCP_OFFERS_FILE)
+    annotations = MappingProxyType(
+        {
+            "SERVER": "dict[str, Any]",
+            "resources": "dict[str, dict[str, Any]]",
+            "resource_template": "dict[str, Any]",
+            "prompt": "dict[str, Any]",
+        }
+    )
+    requirements = ("smolagents", "mcp")
+    ranges = MappingProxyType({**Source.ranges, "mcp": ">=1.10,<3"})
+    served_name_attribute = "mcp_name"
+
+    # Each hook calls this module's function of the same name (a method's body sees the module's names).
+    def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
+        return inspect(target, options, context.root)
+
+    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
+        return build(snapshot)
+
+    def bound_fields(self, target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+        return bound_fields(target, snapshot)
+
+    def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+        tools = {raw["name"]: (raw.get("description"), raw.get("inputSchema")) for raw in snapshot["tools"]}
+        return {**tools, **mcp_offers.served_definitions(snapshot)}
+
+    def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
+        server = snapshot.get("server") or {}
+        if server.get("transport") == "stdio":
+            return stdio_problems(server, root)
+        return url_problems(str(server.get("url", "")), "its MCP server")
+
+    def newer_pins(self, snapshot: dict[str, Any], root: Path, prereleases: bool = False) -> tuple[str, ...]:
+        return pins.newer(snapshot, root, prereleases)
+
+    def moved_pins(self, uri: str, snapshot: dict[str, Any], root: Path, prereleases: bool = False) -> str:
+        return pins.moved(uri, snapshot, root, prereleases)

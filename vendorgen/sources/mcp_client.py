@@ -24,7 +24,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import timedelta
 from typing import Any
 
-from vendorgen.generate.limits import ReadBudget
+from vendorgen.text.limits import ReadBudget
 
 
 @asynccontextmanager

@@ -12,22 +12,23 @@ import logging
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
-from vendorgen.generate import limits
-from vendorgen.generate.literals import escape_text
-from vendorgen.sources.mcp import DEFAULT_TIMEOUT, TIMEOUT_ENV, _show, _where, not_found, stdio_params
+from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, not_found, server_label, stdio_params
+from vendorgen.text import limits
+from vendorgen.text.literals import escape_text
 
 MAX_PAGES = 1000
 
 
 def list_tools(
-    server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT
+    server: Mapping[str, Any], root: Path, timeout: float = DEFAULT_TIMEOUT
 ) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None]:
     """`list_offers` of the tools alone."""
-    info, tools, capable, _ = list_offers(server, timeout)
+    info, tools, capable, _ = list_offers(server, root, timeout)
     return info, tools, capable
 
 
@@ -36,7 +37,7 @@ CAPABILITY = {"resources": "resources", "resourceTemplates": "resources", "promp
 
 
 def list_offers(
-    server: Mapping[str, Any], timeout: float = DEFAULT_TIMEOUT, also: tuple[str, ...] = ()
+    server: Mapping[str, Any], root: Path, timeout: float = DEFAULT_TIMEOUT, also: tuple[str, ...] = ()
 ) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None, dict[str, list[dict[str, Any]]]]:
     """(serverInfo, every tool as the JSON the server sent, the names of the tools it lists to a client that
     declares every capability it may ask for: roots, sampling, elicitation; None when that listing failed).
@@ -46,7 +47,7 @@ def list_offers(
     a server over the network is one process, so its second session waits for the first to succeed (the
     second's requests must not change what the first meets: a server that dies mid-listing). Every failure
     reported is the first listing's; the second's own failure only leaves what is withheld unknown.
-
+    `root`: the project's, against which the paths of a stdio server's command line are resolved.
     `also`: the other listings to read in the first session (keys of `mcp_client.LISTINGS`:
     "resources", "resourceTemplates", "prompts"), returned fourth by key, as the server sent them;
     a server that does not declare the capability has none.
@@ -55,8 +56,8 @@ def list_offers(
 
     from vendorgen.sources import mcp_client
 
-    params = stdio_params(server)
-    where = _where(server)
+    params = stdio_params(server, root)
+    where = server_label(server)
     received = limits.ReadBudget(f"what the MCP server {where} sent")
 
     extras: dict[str, list[dict[str, Any]]] = {}
@@ -334,5 +335,5 @@ async def _all_pages(session: Any, kind: str = "tools") -> list[Any]:
         if not cursor:
             return items
         if cursor in seen or len(seen) >= MAX_PAGES:
-            raise SchemaError(f"the server's {method} pagination does not end (cursor {_show(cursor)!r} again)")
+            raise SchemaError(f"the server's {method} pagination does not end (cursor {escape_text(str(cursor))!r} again)")
         seen.add(cursor)

@@ -23,9 +23,10 @@ from typing import Any
 
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError
-from vendorgen.generate import limits, schema
 from vendorgen.model import OutputSpec, ToolSpec, null_refused_constant
-from vendorgen.sources import AddOptions
+from vendorgen.sources.base import AddOptions
+from vendorgen.text import limits, schema
+from vendorgen.text.literals import escape_text
 
 KEYS = ("resources", "resourceTemplates", "prompts")
 # What a template may hold: literal text, `{var}` and `{+var}` (as the runtime's `expand` takes them).
@@ -111,8 +112,6 @@ def _expressible(template: Any) -> bool:
 
 
 def _show(name: Any) -> str:
-    from vendorgen.generate.literals import escape_text
-
     return escape_text(str(name))
 
 

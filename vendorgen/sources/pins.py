@@ -242,16 +242,16 @@ def _environment() -> dict[str, str]:
 # -- the registry's latest version (check --remote, update) --------------------------------------
 
 
-def latest(server: Mapping[str, Any], prereleases: bool = False) -> tuple[Spec, str] | None:
+def latest(server: Mapping[str, Any], root: Path, prereleases: bool = False) -> tuple[Spec, str] | None:
     """For a pinned npx/uvx server: where its package is, and the registry's latest version when it is
-    one to move to (`later`); else None. `prereleases`: a prerelease may be that version."""
+    one to move to (`later`); else None. `prereleases`: a prerelease may be that version. `root`: the
+    project's, against which the command line's paths are resolved."""
     package = server.get("package")
     if not isinstance(package, Mapping):
         return None
-    from vendorgen.project.workspace import find_root
-    from vendorgen.sources.mcp import resolved_argv
+    from vendorgen.sources.mcp_server import resolved_argv
 
-    argv = [str(word) for word in resolved_argv(server, find_root())]  # the project's paths, as the server gets them
+    argv = [str(word) for word in resolved_argv(server, root)]  # the project's paths, as the server gets them
     spec = package_spec(argv)
     if spec is None or spec.name != package.get("name"):
         return None
@@ -307,10 +307,10 @@ def _parsed(version: str) -> Version:
     return Version(version)
 
 
-def newer(snapshot: Mapping[str, Any], prereleases: bool = False) -> tuple[str, ...]:
+def newer(snapshot: Mapping[str, Any], root: Path, prereleases: bool = False) -> tuple[str, ...]:
     """`check --remote`'s line about a pinned package its registry has a later version of."""
     server = snapshot.get("server") or {}
-    found = latest(server, prereleases)
+    found = latest(server, root, prereleases)
     if found is None:
         return ()
     spec, version = found
@@ -319,10 +319,10 @@ def newer(snapshot: Mapping[str, Any], prereleases: bool = False) -> tuple[str, 
     return (f"- pinned {spec.name}@{pinned}, the registry has {version}; `{update}` moves to it",)
 
 
-def moved(source: str, snapshot: Mapping[str, Any], prereleases: bool = False) -> str:
+def moved(source: str, snapshot: Mapping[str, Any], root: Path, prereleases: bool = False) -> str:
     """`source` (mcp:stdio:...) with its pinned package at the registry's later version (`update`)."""
     server = snapshot.get("server") or {}
-    found = latest(server, prereleases)
+    found = latest(server, root, prereleases)
     if found is None:
         return source
     spec, version = found

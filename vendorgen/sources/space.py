@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError, VendorgenError
-from vendorgen.generate import limits, schema
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, null_refused_constant, returns_note
-from vendorgen.package.shipped._vendored_server import PYTHON_FILE_NOTES
-from vendorgen.sources import AddOptions
-from vendorgen.sources.builtin import SpaceSource, endpoint_path
+from vendorgen.project.paths import GRADIO_FILE, RUNTIME_FILE
+from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source
 from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.sources.hub_client import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
+from vendorgen.sources.portable import Problem, url_problems
+from vendorgen.text import limits, schema
 
 # Components whose value is a file: sent through handle_file, as smolagents type.
 _FILE_COMPONENTS = {"Image": "image", "Audio": "audio"}
@@ -266,6 +269,8 @@ def _input(parameter: Any, index: int, nodes: limits.NodeBudget, shapes_prefix: 
             shapes_prefix=shapes_prefix,
         )  # fmt: skip
         return spec, positions
+    from vendorgen.package.shipped._vendored_server import PYTHON_FILE_NOTES  # lazy: 30 ms, for file inputs only
+
     note = PYTHON_FILE_NOTES.get(file_kind, "Local paths or http(s) URLs.")
     annotation = {"image": "Any", "audio": "Any", "string": "str", "array": "list[str]"}[file_kind]
     spec = schema.input_spec(
@@ -342,3 +347,63 @@ def _is_file(type_schema: Any) -> bool:
 
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+class SpaceSource(Source):
+    """Gradio apps (Hugging Face Spaces or any URL): one module per endpoint.
+
+    What the runtime's SpaceTool reads from a tool's constants: `src`, `api_name`;
+    `parameter_order`, the wire names of the inputs in the app's order (`inputs` puts required
+    ones first), for sending by position (an app parameter may be called `headers` or
+    `fn_index`, which Client.predict takes as its own); `file_paths`, only when an input holds
+    files: {wire name: [position, ...]}, each position a path into the value: "" the value
+    itself, "[*]" each item of a list, ".key" a property of an object, chained (".files[*]",
+    "[*].background"); each file found there goes through gradio_client.handle_file. The
+    input's schema shows such a file as a string (a local path or an http(s) URL).
+    `parameter_defaults`, only when an input's signature default is NOT_GIVEN: {wire name: the
+    app's default when vendored}, sent for an argument not given (pinned: no look-up at run
+    time); `null_refused`, as for every source (`model.null_refused_constant`). Wire names,
+    because `Config.apply` renames Python names after `build`; forward passes its arguments to
+    the runtime by wire name.
+    """
+
+    kind = "space"
+    target = "space:<owner/name | http(s)://host:port/>"
+    options = frozenset({"api_name", "all_endpoints", "name", "token", "keep_going"})
+    template = "space.py.j2"
+    allowed_imports = COMMON_IMPORTS | {
+        "smolagents.agent_types.AgentAudio",
+        "smolagents.agent_types.AgentImage",
+        "._vendored_gradio.SpaceTool",
+        "._vendored_runtime.NOT_GIVEN",
+        "._vendored_gradio.audio_result",
+        "._vendored_gradio.image_result",
+    }
+    package_files = (RUNTIME_FILE, GRADIO_FILE)
+    annotations = MappingProxyType(
+        {"parameter_order": "list[str]", "file_paths": "dict[str, list[str]]", "parameter_defaults": "dict[str, Any]"}
+    )
+    requirements = ("smolagents", "gradio_client")
+    ranges = MappingProxyType({**Source.ranges, "gradio_client": ">=1.8,<3"})
+
+    # Each hook calls this module's function of the same name (a method's body sees the module's names).
+    def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
+        return inspect(target, options)
+
+    def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
+        return build(snapshot)
+
+    def bound_fields(self, target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+        return bound_fields(target, snapshot)
+
+    def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
+        return url_problems(str(snapshot.get("src", "")), "its Gradio app")
+
+    def same_module(self, recorded: AddOptions, given: AddOptions) -> bool:
+        api_name = given.api_name and endpoint_path(given.api_name)
+        return super().same_module(recorded, replace(given, api_name=api_name))
+
+
+def endpoint_path(api_name: str) -> str:
+    """`--api-name convert` names the endpoint `/convert`."""
+    return api_name if api_name.startswith("/") else f"/{api_name}"

@@ -18,7 +18,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from vendorgen.errors import NotOffered, SchemaError, UsageError
-from vendorgen.generate.literals import escape_text
+from vendorgen.text.literals import escape_text
 
 # The class attributes smolagents reads; the first four are required.
 ATTRIBUTES = ("name", "description", "inputs", "output_type", "output_schema")

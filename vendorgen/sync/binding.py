@@ -17,11 +17,11 @@ from typing import Any
 
 from vendorgen import sources
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.generate.literals import escape_text
 from vendorgen.project.fingerprint import Drift
 from vendorgen.project.hashing import snapshot_sha256
 from vendorgen.project.workspace import LockEntry, Workspace
 from vendorgen.sources.credentials import redacted
+from vendorgen.text.literals import escape_text
 
 # The lock's fields that must be the snapshot's (`name` finds the module, `path`/`schema` are the files).
 LOCK_FIELDS = ("kind", "source", "revision")

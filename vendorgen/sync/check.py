@@ -21,7 +21,7 @@ class CheckResult:
     states: list[LocalState]
     extra: list[str]  # files that say they are vendored but that the lock does not list
     allow_edits: bool = False
-    runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.package: sync, serve, catalog)
+    runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.package: copies, serve, catalog)
     shadows: tuple[str, ...] = ()  # what Python would import in place of a lock-owned file (vendorgen.sync.shadowing)
     shared_tools: tuple[str, ...] = ()  # tool names that several modules use
 
@@ -37,11 +37,11 @@ class CheckResult:
 def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckResult:
     """The modules called `names` (default: all) compared with their files, and the extra files."""
     entries = workspace.read_lock()
-    from vendorgen.package import catalog, serve, sync
+    from vendorgen.package import catalog, copies, serve
 
     states = [local_state(workspace, entry) for entry in select(entries, names)]
     runtime = (
-        *sync.problems(workspace, entries, allow_edits),
+        *copies.problems(workspace, entries, allow_edits),
         *serve.problems(workspace, entries),
         *catalog.problems(workspace, entries),
     )

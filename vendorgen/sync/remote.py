@@ -16,6 +16,7 @@ from vendorgen.errors import Gone, NotOffered, SourceUnreachable, VendorgenError
 from vendorgen.project.hashing import canonical_json
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
+from vendorgen.sources.base import snapshot_options
 from vendorgen.sync.binding import refuse_unreviewed
 from vendorgen.sync.local import regenerate
 from vendorgen.sync.merge import unified_diff
@@ -66,7 +67,7 @@ class Reinspector:
         if not self.trust:
             refuse_unreviewed(self.workspace, entry, locked)
         options = snapshot_options(locked)
-        source = _kind(locked).moved_pins(entry.source, locked, self.prereleases) if self.move_pins else entry.source
+        source = _kind(locked).moved_pins(entry.source, locked, self.workspace.root, self.prereleases) if self.move_pins else entry.source
         key = source + "\0" + canonical_json(dataclasses.asdict(options))
         if key not in self.answers:
             self.answers[key] = self.unreachable.get(source) or self._inspect(source, options)
@@ -89,7 +90,7 @@ class Reinspector:
         from vendorgen.generate import pipeline
 
         try:
-            return pipeline.inspect(source, options)
+            return pipeline.inspect(source, options, self.workspace)
         except NotOffered as exc:  # the source answered, and what the options name is not there
             return Gone(str(exc))
         except SourceUnreachable as exc:
@@ -103,7 +104,7 @@ class Reinspector:
             locked = self.workspace.read_snapshot(entry)
             live = self.snapshot(entry, locked)
             newer = _kind(locked).newer_pins(
-                locked, self.prereleases
+                locked, self.workspace.root, self.prereleases
             )  # a pinned package's newer version is reported, not run
             if canonical_json(live) == canonical_json(locked):
                 return Upstream(entry, changes=newer)
@@ -120,20 +121,6 @@ def _kind(snapshot: dict[str, Any]) -> Source:
     from vendorgen import sources
 
     return sources.load(snapshot["kind"])
-
-
-def snapshot_options(snapshot: dict[str, Any]) -> AddOptions:
-    """The AddOptions a snapshot records for re-inspection (the contract in vendorgen.sources)."""
-    from vendorgen.sources import AddOptions
-
-    recorded = snapshot.get("options", {"name": snapshot.get("name")})
-    known = {field.name for field in dataclasses.fields(AddOptions)} - {"token"}
-    if not isinstance(recorded, dict) or not set(recorded) <= known:
-        raise VendorgenError(f"the snapshot of {snapshot.get('name')} records unusable options: {recorded!r}")
-    options: dict[str, Any] = {
-        key: tuple(value) if isinstance(value, list) else value for key, value in recorded.items()
-    }
-    return AddOptions(**options)
 
 
 def upstream_changes(base: Generated, new: Generated) -> tuple[str, ...]:
@@ -157,7 +144,7 @@ def per_source(
     sources at once. `progress(n)` is called (in this thread) as each source's n modules are done."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
-    from vendorgen.generate.formatter import import_black
+    from vendorgen.text.formatter import import_black
 
     import_black()  # the work regenerates modules, in several threads
     by_source: dict[str, list[LockEntry]] = {}

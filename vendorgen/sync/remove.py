@@ -23,11 +23,11 @@ def remove(workspace: Workspace, names: Sequence[str], force: bool = False) -> l
                     f"{entry.path} has local edits (`vendorgen diff {entry.name}` shows them); --force deletes it anyway"
                 )
             deleted += [relative for relative in entry.files if workspace.project.exists(relative)]
-        from vendorgen.package import sync
+        from vendorgen.package import copies
 
         gone = {entry.name for entry in chosen}
         kept = [entry for entry in entries if entry.name not in gone]
-        runtime = sync.plan(workspace, kept, force=force)
+        runtime = copies.plan(workspace, kept, force=force)
         deleted += runtime.removed
         workspace.commit(runtime.files, kept, tuple(deleted), runtime.entries)
     return deleted

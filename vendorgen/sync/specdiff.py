@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from vendorgen.errors import SchemaError
-from vendorgen.generate.literals import python_literal
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
+from vendorgen.text.literals import python_literal
 
 MAX_SHOWN = 80  # characters of a value before it is cut
 MAX_SNAPSHOT_LINES = 20

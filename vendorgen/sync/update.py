@@ -17,7 +17,7 @@ from vendorgen.sync.remote import Reinspector, per_source, upstream_changes
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated
-    from vendorgen.package.sync import RuntimeChanges
+    from vendorgen.package.copies import RuntimeChanges
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def plan_update(
     Sources are read as `check --remote` reads them (`per_source`); `progress(n)` as n modules are planned;
     `prereleases` lets a pinned package move to a prerelease.
     """
-    from vendorgen.package import sync
+    from vendorgen.package import copies
 
     reinspector = Reinspector(workspace, move_pins=True, trust=trust, prereleases=prereleases)
 
@@ -112,7 +112,7 @@ def plan_update(
         after[step.entry.name] = step.new_entry
         pending.update({step.entry.path: step.text} if step.text is not None else {})
         pending.update({step.entry.schema: step.snapshot_text} if step.snapshot_text is not None else {})
-    return UpdatePlan(steps, failures, sync.plan(workspace, after.values(), merge=True, pending=pending))
+    return UpdatePlan(steps, failures, copies.plan(workspace, after.values(), merge=True, pending=pending))
 
 
 def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool) -> Step:
@@ -162,7 +162,7 @@ def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, 
 
 def _reviewed(on_disk: str | None, new: Generated, workspace: Workspace) -> bool:
     """Whether the code `new` vendors as it is is what the file on disk holds (below vendorgen's header)."""
-    from vendorgen.generate.formatter import format_source
+    from vendorgen.text.formatter import format_source
 
     return on_disk is not None and on_disk.endswith(
         format_source(new.module.carried_code, workspace.config.line_length)
@@ -212,7 +212,7 @@ def apply_update(workspace: Workspace, steps: Sequence[Step], runtime: RuntimeCh
             workspace.commit(files, list(entries.values()))
             return
         # Planned again under the lock: another vendorgen may have added a module since `plan_update`.
-        from vendorgen.package import sync
+        from vendorgen.package import copies
 
-        runtime = sync.plan(workspace, entries.values(), merge=True, pending=files)
+        runtime = copies.plan(workspace, entries.values(), merge=True, pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)

@@ -14,9 +14,9 @@ from urllib.parse import unquote
 
 from vendorgen import naming
 from vendorgen.errors import SchemaError
-from vendorgen.generate.limits import NodeBudget, check_description
-from vendorgen.generate.literals import python_literal
 from vendorgen.model import NO_DEFAULT, InputSpec, TypedDictSpec
+from vendorgen.text.limits import NodeBudget, check_description
+from vendorgen.text.literals import python_literal
 
 MAX_DEPTH = 64
 

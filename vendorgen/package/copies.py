@@ -1,4 +1,4 @@
-"""The package files the lock owns: which run-time files are needed, and what add, check, update and remove do to them.
+"""The copies of the run-time files the lock owns: which ones are needed, and what add, check, update and remove do to them.
 
 Each output directory gets one copy of each run-time file its modules' sources name in
 `Source.package_files` (vendorgen.package.files). Like a vendored module, a copy is compared

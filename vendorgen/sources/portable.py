@@ -26,13 +26,6 @@ class Problem:
     fatal: bool
 
 
-def hub_problems(snapshot: dict[str, Any], root: Path) -> list[Problem]:
-    """Why the tool vendored from `snapshot` may not work from a Space; [] when nothing is known against it."""
-    from vendorgen import sources
-
-    return sources.load(snapshot["kind"]).push_problems(snapshot, root)
-
-
 def url_problems(url: str, what: str) -> list[Problem]:
     """`what` answers at `url`: a loopback address is fatal, a private one likely unreachable."""
     host = urlsplit(url).hostname or ""

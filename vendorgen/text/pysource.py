@@ -14,7 +14,7 @@ import io
 import tokenize
 
 from vendorgen.errors import GateError
-from vendorgen.generate.literals import escape_text
+from vendorgen.text.literals import escape_text
 
 
 def python_text(data: bytes, what: str) -> str:
