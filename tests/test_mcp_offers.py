@@ -376,8 +376,8 @@ def test_the_project_may_take_resources_and_prompts_by_default(tmp_path: Any) ->
 )
 def test_a_broken_or_oversized_listing_is_one_error(snapshot: dict[str, Any], message: str) -> None:
     from vendorgen.errors import SchemaError
-    from vendorgen.generate import limits
     from vendorgen.sources.mcp_offers import tools
+    from vendorgen.text import limits
 
     with pytest.raises(SchemaError, match=re.escape(message)):
         tools(snapshot, "", "offers", limits.listing_budget("offers"))
