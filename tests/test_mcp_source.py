@@ -365,7 +365,8 @@ def test_names_that_are_keywords_or_not_identifiers_are_sanitized_with_wire_name
         "from_": "from", "max_results": "max-results", "self_": "self", "_1st": "1st"}  # fmt: skip
     # Optional, and null refused: None is as if not given (by wire name, as the runtime sends them).
     refused = {"from": None, "max-results": None, "self": None, "1st": None}
-    assert dict(tool.constants) == {"mcp_name": "get-data", "null_refused": refused}
+    no_annotations = {"read_only_hint": False, "destructive_hint": True, "idempotent_hint": False, "open_world_hint": True}
+    assert dict(tool.constants) == {"mcp_name": "get-data", "null_refused": refused, **no_annotations}
     assert build_one({}, name="class").name == "class_"
 
 

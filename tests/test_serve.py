@@ -205,7 +205,7 @@ def test_list_names_every_vendored_tool_and_writes_nothing(served: Project) -> N
     tail = server.split("# -- What this project serves\n", 1)[1]
     assert re.fullmatch(r'(from \. import \w+\n|TOOLS = \[\n|    \w+\.\w+,\n|\]\n|# [\w\' .]+\n|PINNED = \{\n|'
                         r'    "\w+": \{\n|        "\w+": "[0-9a-f]{64}",\n|    \},\n|\}\n|\n|if __name__ == "__main__":\n'
-                        r'|    main\(TOOLS, PINNED\)\n)+', tail), tail  # fmt: skip
+                        r'|READ_ONLY = \[\n|    "\w+",\n|    main\(TOOLS, PINNED, read_only=READ_ONLY\)\n)+', tail), tail  # fmt: skip
     assert served.run("check").exit_code == 0
     served.edit("tools/_vendored_server.py", "    text_tools.WordStatsTool,\n", "")
     edited = served.run("check")

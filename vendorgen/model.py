@@ -133,6 +133,8 @@ class ToolSpec:
     constants: tuple[tuple[str, Any], ...] = ()
     # The description is vendorgen's own sentence (the source gave none): the docstring does not repeat it.
     generated_description: bool = False
+    # What the source says the tool does to the world, in a sentence (MCP annotations): the docstring says it.
+    behaviour: str = ""
 
     @property
     def return_annotation(self) -> str:
@@ -169,6 +171,8 @@ class ToolSpec:
             lines = [calls, *self.description.strip().split("\n")[1:]]  # a returns note stays
         else:
             lines = [self.description.strip(), "", calls]
+        if self.behaviour:
+            lines.insert(lines.index(calls) + 1, self.behaviour)
         if self.renamed_inputs:
             lines.append(
                 "Renamed arguments: "

@@ -39,6 +39,8 @@ class ConvertTemperatureTool(_ServerTool):
     """Convert a temperature between Celsius, Fahrenheit and Kelvin.
 
     Calls convert_temperature on mcp:http://127.0.0.1:7861/mcp.
+    May delete or overwrite data; talks to the outside world.
+    (The server gives no annotations: these are the MCP spec's defaults.)
     """
 
     name = "convert_temperature"
@@ -63,6 +65,10 @@ class ConvertTemperatureTool(_ServerTool):
     output_type = "number"
     mcp_name = "convert_temperature"
     null_refused: dict[str, Any] = {"unit": "C", "to": "F"}
+    read_only_hint = False
+    destructive_hint = True
+    idempotent_hint = False
+    open_world_hint = True
     result_key = "result"
 
     def forward(
@@ -75,6 +81,8 @@ class WordStatsTool(_ServerTool):
     """Count the words of a text and list the most frequent ones.
 
     Calls word_stats on mcp:http://127.0.0.1:7861/mcp.
+    May delete or overwrite data; talks to the outside world.
+    (The server gives no annotations: these are the MCP spec's defaults.)
     """
 
     name = "word_stats"
@@ -111,6 +119,10 @@ class WordStatsTool(_ServerTool):
         "type": "object",
     }
     mcp_name = "word_stats"
+    read_only_hint = False
+    destructive_hint = True
+    idempotent_hint = False
+    open_world_hint = True
 
     def forward(self, text: str, top: int | None = NOT_GIVEN) -> dict[str, Any]:
         return self._call({"text": text, "top": top})
@@ -120,6 +132,8 @@ class SlugifyTitleTool(_ServerTool):
     """Turn a title into a lowercase ASCII URL slug.
 
     Calls slugify-title on mcp:http://127.0.0.1:7861/mcp.
+    May delete or overwrite data; talks to the outside world.
+    (The server gives no annotations: these are the MCP spec's defaults.)
     """
 
     name = "slugify_title"
@@ -137,6 +151,10 @@ class SlugifyTitleTool(_ServerTool):
     output_type = "string"
     mcp_name = "slugify-title"
     null_refused: dict[str, Any] = {"separator": "-"}
+    read_only_hint = False
+    destructive_hint = True
+    idempotent_hint = False
+    open_world_hint = True
     result_key = "result"
 
     def forward(self, title: str, separator: Literal["-", "_"] = "-") -> str:

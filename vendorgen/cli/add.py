@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from click.core import ParameterSource
 
+from vendorgen.cli import review
 from vendorgen.cli.context import _flag, _refuse_together, _workspace
 from vendorgen.cli.output import _echo, _json_mode, _note, _Output, _progress, _report, _say, _shown
 from vendorgen.errors import VendorgenError
@@ -162,6 +163,9 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
 
         modules = [report.added_json(item, workspace.relative(out / f"{item.module.name}.py"), dry_run)
                    for item in added.generated]  # fmt: skip
+        for row, item in zip(modules, added.generated):  # what a model will read, flagged
+            row["flags"] = [flag.to_json() for flag in review.brought_in(workspace, item.module.name, item.module,
+                                                                           item.snapshot)]  # fmt: skip
         errors = [{"message": str(failure.error), "source": failure.uri} for failure in added.failed]
         _report(workspace, not added.failed, modules, errors, notes=notes)
     else:
@@ -175,6 +179,7 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
             if withheld := _withheld_text(item):
                 _note(f"{item.module.name} leaves out what {item.module.source} lists: {withheld}")
             _print_review(item, path)
+            review.say_flags(item.module.name, review.brought_in(workspace, item.module.name, item.module, item.snapshot))
         if added.generated and not dry_run:
             _print_runtime_check(workspace, [item.module.requirements for item in added.generated])
     _raise_failures(added)

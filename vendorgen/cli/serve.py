@@ -26,13 +26,16 @@ from vendorgen.cli.output import _echo
     "--allow-drift", is_flag=True, help="Call MCP tools whose upstream definition changed since they were vendored."
 )
 @click.option(
+    "--read-only", is_flag=True, help="Serve only the MCP tools whose annotations, as vendored, say read-only."
+)
+@click.option(
     "--files",
     multiple=True,
     metavar="DIR",
     help="Let clients name local files inside DIR (repeatable); otherwise a file argument is its content, a data: URI.",
 )
 def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, port: int, allow_remote: bool,
-          token_env: str | None, allow_drift: bool, files: tuple[str, ...]) -> None:  # fmt: skip
+          token_env: str | None, allow_drift: bool, read_only: bool, files: tuple[str, ...]) -> None:  # fmt: skip
     """Serve the vendored tools as one MCP server, pinned to what was reviewed.
 
     Writes (or refreshes) the output package's _vendored_server.py from the
@@ -41,7 +44,8 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     else this Python.
     NAME picks modules or tools (default: all). A tool of an upstream MCP
     server whose description or input schema changed since it was vendored
-    is refused, unless --allow-drift.
+    is refused, unless --allow-drift (its annotations too: a tool served with
+    --read-only stays read-only).
 
     \b
     Examples:
@@ -63,13 +67,13 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     os.chdir(workspace.root)  # `python -m` finds the package from here
     sys.stdout.flush()
     if list_only:  # a listing writes nothing: the server module's text runs unwritten
-        code, listing = serving.list_unwritten(module, python, names)
+        code, listing = serving.list_unwritten(module, python, [*names, *["--read-only"] * read_only])
         _echo(listing, nl=False)
         sys.exit(code)
     if serving.write(workspace, module):
         _echo(f"wrote {module.path}", err=True)
     args = [python, "-m", module.dotted, *names, "--transport", transport, "--host", host, "--port", str(port)]
-    args += ["--allow-remote"] * allow_remote + ["--allow-drift"] * allow_drift
+    args += ["--allow-remote"] * allow_remote + ["--allow-drift"] * allow_drift + ["--read-only"] * read_only
     args += ["--token-env", token_env] if token_env else []
     args += [option for directory in files for option in ("--files", os.path.abspath(directory))]
     if os.name == "posix":

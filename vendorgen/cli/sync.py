@@ -10,7 +10,7 @@ import click
 
 from vendorgen.cli.context import _complete_names, _refuse_together, _workspace
 from vendorgen.cli.output import _counter, _json_mode, _report, _say, _shown
-from vendorgen.errors import UsageError
+from vendorgen.errors import UsageError, VendorgenError
 
 if TYPE_CHECKING:
     from vendorgen.project.workspace import Workspace
@@ -83,14 +83,31 @@ def check(
 
         result = check_offline(workspace, names, allow_edits)
         code = 0 if result.ok else 1
+        flagged = _review_counts(workspace, names)
         if as_json:
             _report(workspace, result.ok, [report.check_json(state) for state in result.states],
                     [{"message": problem} for problem in result.shared_tools], extra=result.extra,
-                    shadows=list(result.shadows))  # fmt: skip
+                    shadows=list(result.shadows), review=flagged)  # fmt: skip
         else:
             _say(report.check_text(result), nl=False)
+            if any(flagged[level] for level in ("high", "medium")):
+                counts = ", ".join(f"{flagged[level]} {level}" for level in ("high", "medium", "low"))
+                _say(f"review: {counts} flags in what a model reads: `vendorgen review` lists them")
     if code:
         sys.exit(code)
+
+
+def _review_counts(workspace: Workspace, names: Sequence[str]) -> dict[str, int]:
+    """The review's flags by severity, from the committed snapshots (`vendorgen review` lists them)."""
+    from vendorgen.review.cache import cached_reviews
+    from vendorgen.review.project import counts
+    from vendorgen.sync.local import select
+
+    try:
+        entries = workspace.read_lock()
+        return counts(cached_reviews(workspace, select(entries, names), entries))
+    except VendorgenError:  # check reports what is wrong with the lock or a snapshot itself
+        return {"high": 0, "medium": 0, "low": 0, "silenced": 0}
 
 
 @click.command()
@@ -140,6 +157,8 @@ def update(
     error = plan.error(preview)
     if as_json:
         modules = [report.step_json(step, step.writes and not preview, show_diff) for step in plan.steps]
+        for row, step in zip(modules, plan.steps):  # what a model will read of what it brings in, flagged
+            row["flags"] = [flag.to_json() for flag in _step_flags(workspace, step)]
         notes = list(plan.runtime.notes) if plan.runtime else []
         errors = [{"message": str(exc), "source": entry.source, "modules": [entry.name]}
                   for entry, exc in plan.failures]  # fmt: skip
@@ -152,14 +171,31 @@ def update(
         raise error
 
 
+def _step_flags(workspace: Workspace, step: Any) -> list[Any]:
+    """The flags of the module as `step` leaves it (its new snapshot, else the committed one)."""
+    import json
+
+    from vendorgen.review.project import review_snapshot
+
+    snapshot = json.loads(step.snapshot_text) if step.snapshot_text is not None else None
+    try:
+        snapshot = snapshot or workspace.read_snapshot(step.entry)
+    except VendorgenError:
+        return []
+    return list(review_snapshot(workspace, step.entry.name, snapshot, workspace.read_lock()).flags)
+
+
 def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, show_diff: bool) -> None:
     from vendorgen.cli.report import step_text
+    from vendorgen.cli.review import say_flags
 
     if not steps:
         _say("nothing to update")
     for step in steps:
         if step.action != "up to date":
             _say(step_text(step, preview))
+            if step.snapshot_text is not None:  # it brings in a new snapshot: what a model will read, flagged
+                say_flags(step.entry.name, _step_flags(workspace, step))
         if step.review:
             from vendorgen.sources.hub_review import review
 

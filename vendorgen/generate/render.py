@@ -14,6 +14,7 @@ import jinja2
 from vendorgen import __version__, builtin_templates_dir, templates_version
 from vendorgen.errors import TemplateError
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec
+from vendorgen.review.notes import module_notes, tool_notes
 from vendorgen.text.literals import comment_text, docstring_body, python_literal
 
 if TYPE_CHECKING:
@@ -39,6 +40,8 @@ def environment(user_templates: Path | None = None, source: Source | None = None
     env.filters["docstring"] = docstring_body
     env.filters["comment"] = comment_text
     env.globals["NO_DEFAULT"] = NO_DEFAULT
+    env.globals["review_notes"] = tool_notes
+    env.globals["module_review_notes"] = module_notes
     env.globals["annotations"] = {**ANNOTATIONS, **(source.annotations if source else {})}
     env.globals["vendorgen_version"] = __version__
     env.globals["templates_version"] = templates_version()

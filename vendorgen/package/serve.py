@@ -27,6 +27,7 @@ from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, SERVER_OFFERS_FILE, TRANSPORT_FILE
 from vendorgen.project.workspace import Workspace
+from vendorgen.review.annotations import read_only_tools
 from vendorgen.text.literals import escape_text
 
 FILE_NAME = SERVER_FILE
@@ -74,7 +75,7 @@ def server_module(
     if not parts or not all(part.isidentifier() for part in parts):
         raise UsageError(f"{directory} is not an importable package path, so it cannot be served with python -m")
     package = ".".join(parts)
-    imports, classes, pins = [], [], {}
+    imports, classes, pins, read_only = [], [], {}, []
     for entry in sorted(entries, key=lambda entry: entry.name):
         module = PurePosixPath(entry.path).stem
         if module in naming.module_reserved():  # `from . import dict` would break the server's own code
@@ -91,11 +92,15 @@ def server_module(
         classes += [f"{module}.{class_name}" for class_name, _, _ in found]
         if source.served_name_attribute:  # its upstream can change under a running server: pinned
             snapshot = json.loads(pending[entry.schema]) if pending and entry.schema in pending else None
-            definitions = source.served_definitions(snapshot or workspace.read_snapshot(entry))
+            snapshot = snapshot or workspace.read_snapshot(entry)
+            definitions = source.served_definitions(snapshot)
+            pinned_read_only = read_only_tools(snapshot)
             for _, name, remote_name in found:
                 pins[name] = definition_hashes(*definitions[remote_name])
+                if remote_name in pinned_read_only:
+                    read_only.append(name)
     header = _HEADER.format(package=package, module=MODULE, version=__version__)
-    text = header + served_text(imports, classes, pins)
+    text = header + served_text(imports, classes, pins, read_only)
     return ServerModule(f"{directory}/{FILE_NAME}", package, text)
 
 
@@ -166,7 +171,7 @@ module = types.ModuleType(sys.argv[1])
 module.__package__ = sys.argv[1].rpartition(".")[0]
 sys.modules[module.__name__] = module
 exec(compile(text, sys.argv[2], "exec"), module.__dict__)
-module.main(module.TOOLS, module.PINNED, sys.argv[3:])
+module.main(module.TOOLS, module.PINNED, sys.argv[3:], read_only=module.READ_ONLY)
 """
 
 

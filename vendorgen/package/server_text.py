@@ -18,9 +18,13 @@ _TAIL_MARK = "# -- What this project serves"
 
 
 def served_text(
-    imports: Sequence[str] = (), classes: Sequence[str] = (), pins: Mapping[str, Mapping[str, str]] | None = None
+    imports: Sequence[str] = (),
+    classes: Sequence[str] = (),
+    pins: Mapping[str, Mapping[str, str]] | None = None,
+    read_only: Sequence[str] = (),
 ) -> str:
-    """The server module after its header: the shipped logic, then the imports, classes and pins it serves."""
+    """The server module after its header: the shipped logic, then the imports, classes, pins and read-only tools
+    (`serve --read-only`) it serves."""
     tail = [_TAIL_MARK, *imports, "", "TOOLS = ["]
     tail += [f"    {name}," for name in classes] + [
         "]",
@@ -33,5 +37,7 @@ def served_text(
             *(f'        "{key}": "{value}",' for key, value in hashes.items()),
             "    },",
         ]
-    tail += ["}", "", 'if __name__ == "__main__":', "    main(TOOLS, PINNED)", ""]
+    tail += ["}", "# The tools pinned as read only by their MCP annotations.", "READ_ONLY = ["]
+    tail += [f"    {json.dumps(name)}," for name in sorted(read_only)]
+    tail += ["]", "", 'if __name__ == "__main__":', "    main(TOOLS, PINNED, read_only=READ_ONLY)", ""]
     return _SHIPPED.read_text(encoding="utf-8") + "\n\n" + "\n".join(tail)

@@ -207,7 +207,8 @@ def load_config(root: Path) -> Config:
         raise UsageError(f"pyproject.toml: {exc}") from None
     table = document.get("tool", {}).get("vendorgen", {})
     _check_table(table, _ROOT_KEY, {"output_dir": str, "line_length": int, "templates": str, "overrides": dict,
-                                    "sources": dict, "mcp_resources": bool, "mcp_prompts": bool})  # fmt: skip
+                                    "sources": dict, "review": dict, "mcp_resources": bool,
+                                    "mcp_prompts": bool})  # fmt: skip
     output_dir = table.get("output_dir", DEFAULT_OUTPUT_DIR)
     if not output_dir.strip():
         raise UsageError(f"{_key(_ROOT_KEY, 'output_dir')} must not be empty")

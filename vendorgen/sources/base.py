@@ -113,8 +113,8 @@ class Source:
         (vendorgen.sync.binding). Empty when nothing beside `source` decides it."""
         return {}
 
-    def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
-        """What `vendorgen serve` pins of each upstream tool: (description, input schema) as the source
+    def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+        """What `vendorgen serve` pins of each upstream tool: (description, input schema[, annotations]) as the source
         lists them live, so a server can refuse a tool that changed since it was reviewed; keyed by the
         tool's remote name, which each generated class holds in `served_name_attribute`. Empty for a
         source whose definitions the served module cannot see change."""

@@ -28,6 +28,7 @@ from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, UsageError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
 from vendorgen.project.paths import MCP_FILE, MCP_OFFERS_FILE, RUNTIME_FILE
+from vendorgen.review.annotations import behaviour
 from vendorgen.sources import mcp_offers, pins
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options, seconds_from_env
 from vendorgen.sources.credentials import refuse_url_credentials
@@ -152,6 +153,7 @@ def inspect(target: str, options: AddOptions, root: Path) -> list[dict[str, Any]
 
     timeout = seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
     info, raw_tools, offered_to_capable, listings = list_offers(server, root, timeout, mcp_offers.wanted(options))
+    instructions = info.pop("instructions", None)  # what the server tells the model: pinned, reviewed
     limits.check_listing(raw_tools, f"the tools/list of the MCP server {server_label(server)}")
     tools = [tool for tool in raw_tools if isinstance(tool, dict)]
     names = [tool.get("name") for tool in tools]
@@ -187,6 +189,7 @@ def inspect(target: str, options: AddOptions, root: Path) -> list[dict[str, Any]
             "tools": tools,
             **offers,
             "options": again,
+            **({"instructions": instructions} if instructions else {}),
             # What the server lists and this module leaves out, and why (`add` says so): only for the whole server.
             **({"withheld": withheld} if withheld and not options.tools else {}),
         }
@@ -299,13 +302,18 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
         tools += mcp_offers.tools(snapshot, prefix, server_name, listing)
     module_name = naming.python_name(snapshot["name"])
     runtime = {"name": server_name, "version": info.get("version", ""), **server}
+    constants: tuple[tuple[str, Any], ...] = (("SERVER", runtime), ("TIMEOUT", CALL_TIMEOUT), ("CONNECT_TIMEOUT", CONNECT_TIMEOUT))
+    instructions = snapshot.get("instructions")
+    if isinstance(instructions, str) and instructions.strip():  # model-read: in the module, where review sees it
+        limits.check_description(instructions, "the server's instructions")
+        constants += (("INSTRUCTIONS", instructions),)
     return ModuleSpec(
         name=module_name,
         kind="mcp",
         source=snapshot["source"],
         revision=snapshot.get("revision", ""),
         tools=tuple(tools),
-        constants=(("SERVER", runtime), ("TIMEOUT", CALL_TIMEOUT), ("CONNECT_TIMEOUT", CONNECT_TIMEOUT)),
+        constants=constants,
         requirements=MCPSource.requirements,
     )
 
@@ -324,7 +332,8 @@ def _tool(raw: Any, prefix: str, server_name: str, listing: limits.NodeBudget) -
     name = tool_name(mcp_name, prefix)
     description, described = _description(raw, mcp_name, server_name)
     output_schema = raw.get("outputSchema")
-    constants: tuple[tuple[str, Any], ...] = (("mcp_name", mcp_name), *null_refused_constant(inputs))
+    said = behaviour(raw["annotations"] if isinstance(raw.get("annotations"), Mapping) else None)
+    constants: tuple[tuple[str, Any], ...] = (("mcp_name", mcp_name), *null_refused_constant(inputs), *said.constants())
     if isinstance(output_schema, Mapping):
         try:
             resolved = schema.resolve_refs(
@@ -357,6 +366,7 @@ def _tool(raw: Any, prefix: str, server_name: str, listing: limits.NodeBudget) -
         output_type=output_type,
         output_schema=resolved,
         constants=constants,
+        behaviour=said.words(),
     )
 
 
@@ -452,8 +462,9 @@ class MCPSource(Source):
     def bound_fields(self, target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
         return bound_fields(target, snapshot)
 
-    def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
-        tools = {raw["name"]: (raw.get("description"), raw.get("inputSchema")) for raw in snapshot["tools"]}
+    def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+        tools = {raw["name"]: (raw.get("description"), raw.get("inputSchema"), raw.get("annotations"))
+                 for raw in snapshot["tools"]}  # fmt: skip
         return {**tools, **mcp_offers.served_definitions(snapshot)}
 
     def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:

@@ -31,7 +31,8 @@ from vendorgen.text.limits import ReadBudget
 async def session(
     server: Mapping[str, Any], stdio_params: Any, timeout: float, received: ReadBudget, capable: bool = False
 ) -> AsyncIterator[tuple[Any, dict]]:
-    """An initialized `ClientSession` to `server` and the server's `serverInfo`, closed on exit.
+    """An initialized `ClientSession` to `server` and the server's `serverInfo` (with the initialize result's
+    `instructions` under that key, when the server gave any), closed on exit.
 
     `capable`: the session declares the roots, sampling and elicitation capabilities (answering
     every such request with an error), to see what a server offers only to clients that have them.
@@ -55,7 +56,10 @@ async def session(
             )
         )
         result = await client.initialize()
-        info = result.model_dump(mode="json", by_alias=True, exclude_none=True).get("serverInfo", {})
+        initialized = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        info = {key: value for key, value in initialized.get("serverInfo", {}).items() if key != "instructions"}
+        if isinstance(initialized.get("instructions"), str):  # model-read text: the snapshot keeps it (mcp.inspect)
+            info["instructions"] = initialized["instructions"]
         yield client, info
     except Exception as exc:
         failure = exc

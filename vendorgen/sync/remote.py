@@ -124,11 +124,14 @@ def _kind(snapshot: dict[str, Any]) -> Source:
 
 
 def upstream_changes(base: Generated, new: Generated) -> tuple[str, ...]:
+    from vendorgen.review.changes import review_changes
     from vendorgen.sync.specdiff import describe, snapshot_changes
 
     if base.schema_sha256 == new.schema_sha256:
         return ()
-    return tuple(describe(base.module, new.module) or snapshot_changes(base.snapshot, new.snapshot))
+    # What a reviewer must see first (annotation flips, new text, new flags), then the schema details.
+    first = review_changes(base.module, base.snapshot, new.module, new.snapshot)
+    return tuple(first + (describe(base.module, new.module) or snapshot_changes(base.snapshot, new.snapshot)))
 
 
 # How many sources `check --remote`, `diff` and `update` inspect at once.

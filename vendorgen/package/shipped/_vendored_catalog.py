@@ -222,6 +222,8 @@ def documentation(tool: Any) -> str:
         for name, spec in tool.inputs.items()
     )
     lines = [f"{tool.name}({signature}) -> {tool.output_type}", f"    {tool.description.strip()}"]
+    if effect := _effect(tool):
+        lines.append(f"    {effect}")
     if tool.inputs:
         lines.append("    Arguments:")
     for name, spec in tool.inputs.items():
@@ -234,6 +236,15 @@ def documentation(tool: Any) -> str:
     output_schema = getattr(tool, "output_schema", None)
     lines.append(f"    Returns: {tool.output_type}" + (f", as {_json(output_schema)}" if output_schema else ""))
     return "\n".join(lines)
+
+
+def _effect(tool: Any) -> str:
+    """What the tool's MCP annotations (class attributes, as vendored) say it does to the world; "" without them."""
+    read_only, destructive = getattr(tool, "read_only_hint", None), getattr(tool, "destructive_hint", None)
+    if not isinstance(read_only, bool):
+        return ""
+    effect = "Read-only." if read_only else "Destructive: may delete or overwrite data." if destructive else "Changes data."
+    return effect + (" Talks to the outside world." if getattr(tool, "open_world_hint", False) else "")
 
 
 def _type(spec: dict[str, Any]) -> str:

@@ -35,6 +35,9 @@ PYTHON_FILE_NOTES = {
     "string": "A local path or an http(s) URL.",
 }
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+# The MCP annotations a vendored MCP tool class carries, by hint.
+_HINTS = {"readOnlyHint": "read_only_hint", "destructiveHint": "destructive_hint", "idempotentHint": "idempotent_hint",
+          "openWorldHint": "open_world_hint"}  # fmt: skip
 # Calls of non-MCP tools running at once, each in a worker thread; more wait for one (anyio's default bound).
 _WORKERS = 40
 
@@ -55,9 +58,10 @@ def _is_mcp_tool(tool: Any) -> bool:
     return isinstance(tool, getattr(_mcp_runtime(), "MCPTool", ()))
 
 
-def definition_hashes(description: Any, input_schema: Any) -> dict[str, str]:
-    """What is pinned of an upstream MCP tool: the sha256 of its description and of its input schema."""
-    return {"description": _sha256(description), "inputSchema": _sha256(input_schema)}
+def definition_hashes(description: Any, input_schema: Any, annotations: Any = None) -> dict[str, str]:
+    """What is pinned of an upstream MCP tool: the sha256 of its description, its input schema and its
+    annotations (what it says it may do: a tool served as read-only must stay so)."""
+    return {"description": _sha256(description), "inputSchema": _sha256(input_schema), "annotations": _sha256(annotations)}
 
 
 def _sha256(value: Any) -> str:
@@ -130,7 +134,7 @@ class Pins:
         advice = f"review it with `vendorgen diff {module}`, take it with `vendorgen update {module}`, or serve it anyway with --allow-drift"
         if now is None:
             return f"refused {tool.name}: {where} no longer lists {tool.mcp_name!r}; {advice}"
-        changed = [part for part in ("description", "inputSchema") if pinned[part] != now[part]]
+        changed = [part for part in ("description", "inputSchema", "annotations") if part in pinned and pinned[part] != now[part]]
         if changed:
             what = " and ".join("input schema" if part == "inputSchema" else part for part in changed)
             return (
@@ -167,7 +171,7 @@ async def _pages(client: Any, where: str) -> dict[str, dict[str, str]]:
             size += len(json.dumps(raw, ensure_ascii=False).encode("utf-8", "surrogatepass"))
             if size > _LISTING_BYTES:
                 raise ToolRefused(f"the MCP server {where} lists more than {_LISTING_BYTES:,} bytes of tools")
-            listing[raw["name"]] = definition_hashes(raw.get("description"), raw.get("inputSchema"))
+            listing[raw["name"]] = definition_hashes(raw.get("description"), raw.get("inputSchema"), raw.get("annotations"))
         cursor = _mcp_runtime()._field(result, "nextCursor")
         if not cursor:
             return listing
@@ -214,6 +218,10 @@ class Toolset:
             entry = {"name": tool.name, "description": tool.description, "inputSchema": self.schemas[tool.name]}
             if getattr(tool, "output_schema", None):
                 entry["outputSchema"] = tool.output_schema
+            hints = {hint: getattr(tool, attribute) for hint, attribute in _HINTS.items()
+                     if isinstance(getattr(tool, attribute, None), bool)}  # fmt: skip
+            if hints:  # as vendored (clients ask before calling a tool that is not read-only)
+                entry["annotations"] = hints
             listed.append(entry)
         return listed
 
@@ -396,9 +404,12 @@ def _media(data: bytes, mime: str, kind: str) -> dict[str, Any]:
     return {"type": kind, "data": base64.b64encode(data).decode("ascii"), "mimeType": mime}
 
 
-def build_server(toolset: Toolset, offers: Any = None) -> Any:
+def build_server(toolset: Toolset, instructions: str | None = None, offers: Any = None) -> Any:
     """The mcp SDK's low-level server over `toolset` (and `offers`, the vendored resources and prompts:
-    _vendored_server_offers.py): a failure is an isError result, never a crash."""
+    _vendored_server_offers.py): a failure is an isError result, never a crash.
+    `instructions`: what the served MCP modules' servers tell a model (their INSTRUCTIONS, as vendored)."""
+    import inspect
+
     from pydantic import TypeAdapter
 
     with _runtime()._needs("mcp>=1.10"):
@@ -415,8 +426,9 @@ def build_server(toolset: Toolset, offers: Any = None) -> Any:
         items, structured = await toolset.call(name, arguments)
         return [adapter.validate_python(item) for item in items], structured
 
+    told: dict[str, Any] = {"instructions": instructions} if instructions and "instructions" in inspect.signature(Server).parameters else {}
     if hasattr(Server, "call_tool"):  # mcp 1.x: handlers by decorator; one that raises gives an isError result
-        server = Server("vendored-tools")
+        server = Server("vendored-tools", **told)
 
         @server.list_tools()  # type: ignore[misc, no-untyped-call]
         async def list_tools() -> list[Any]:
@@ -444,13 +456,22 @@ def build_server(toolset: Toolset, offers: Any = None) -> Any:
             return types.CallToolResult.model_validate({"content": [_text(str(exc))], "isError": True})
         return types.CallToolResult.model_validate({"content": content, "structuredContent": structured})
 
-    served: dict[str, Any] = {}
     if offers is not None:
         from ._vendored_server_offers import keywords
 
-        served = keywords(offers)
+        told.update(keywords(offers))
     make: Any = Server  # typed as the mcp installed, which may be 1.x
-    return make("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool, **served)
+    return make("vendored-tools", on_list_tools=on_list_tools, on_call_tool=on_call_tool, **told)
+
+
+def _instructions(chosen: Sequence[Any]) -> str | None:
+    """The instructions of the served tools' upstream MCP servers, as vendored (a module's INSTRUCTIONS), by module."""
+    said = {}
+    for cls in chosen:
+        text = getattr(sys.modules.get(cls.__module__), "INSTRUCTIONS", None)
+        if isinstance(text, str):
+            said[cls.__module__.rpartition(".")[2]] = text
+    return "\n\n".join(f"{module}: {text}" for module, text in said.items()) or None
 
 
 def _is_loopback(host: str) -> bool:
@@ -462,8 +483,12 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence[str] | None = None) -> None:
-    """Parse the command line, pick the tools, serve them; a bad command line is one `error:` line."""
+def main(
+    tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence[str] | None = None, read_only: Sequence[str] = ()
+) -> None:
+    """Parse the command line, pick the tools, serve them; a bad command line is one `error:` line.
+
+    `read_only`: the tools whose pinned MCP annotations say read-only, all `--read-only` serves."""
     parser = argparse.ArgumentParser(prog="vendorgen serve", description="Serve the vendored tools over MCP.")
     parser.add_argument("names", nargs="*", metavar="NAME", help="serve only these modules or tools")
     parser.add_argument("--list", action="store_true", help="list the tools that would be served, and exit")
@@ -474,6 +499,7 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
     parser.add_argument("--token-env", metavar="NAME", help="require `Authorization: Bearer $NAME`")
     parser.add_argument("--allow-drift", action="store_true", help="serve MCP tools whose upstream changed")
     parser.add_argument("--files", action="append", default=[], metavar="DIR", help="let clients name files in DIR")
+    parser.add_argument("--read-only", action="store_true", help="serve only tools pinned as read-only")
     args = parser.parse_args(argv)
 
     def fail(message: str) -> None:
@@ -484,6 +510,10 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
     known = {cls.name for cls in tools} | {cls.__module__.rpartition(".")[2] for cls in tools}
     if unknown := [name for name in args.names if name not in known]:
         fail(f"nothing vendored is named {', '.join(unknown)}; `vendorgen serve --list` shows what is")
+    if args.read_only:  # by the annotations pinned when vendored; drift of them is refused like a description's
+        chosen = [cls for cls in chosen if cls.name in set(read_only)]
+        if not chosen:
+            fail("--read-only: none of these tools is annotated read-only (readOnlyHint) where it was vendored")
     modules: dict[str, list[str]] = {}
     for cls in chosen:
         modules.setdefault(cls.name, []).append(cls.__module__.rpartition(".")[2])
@@ -518,7 +548,8 @@ def main(tools: Sequence[Any], pinned: dict[str, dict[str, str]], argv: Sequence
         served = Offers(offers, pinned, args.allow_drift, definition_hashes) if offers else None
     except OfferRefused as exc:
         fail(str(exc))
-    server = build_server(Toolset(tools, Pins(pinned, args.allow_drift), args.files), served)
+    toolset = Toolset(tools, Pins(pinned, args.allow_drift), args.files)
+    server = build_server(toolset, _instructions(chosen), served)
     from ._vendored_transport import run_http, run_stdio
 
     if args.transport == "stdio":
