@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +27,10 @@ REPO = Path(__file__).resolve().parent.parent
 os.environ.update(OFFLINE_ENV)
 os.environ.setdefault("HF_ENDPOINT", "http://127.0.0.1:9")
 os.environ.pop("HF_TOKEN", None)
+# vendorgen's cache of regenerated code: this run's own (each xdist worker its own), never the user's.
+_CACHE = tempfile.mkdtemp(prefix="vendorgen-test-cache-")
+atexit.register(shutil.rmtree, _CACHE, True)
+os.environ["VENDORGEN_CACHE_DIR"] = _CACHE
 
 
 # One mypy cache for every type check of the suite: the standard library and the dependencies

@@ -16,6 +16,7 @@ from tests.hostile.review_evasions import EVASIONS, Evasion
 from tests.hostile.strategies import hostile_settings
 from vendorgen.errors import SchemaError
 from vendorgen.sources.hub_review import UNSEEN, Finding, refuse_disguised_names, review
+from vendorgen.text.pysource import imported_packages
 
 RISKY = textwrap.dedent("""\
     import os, subprocess as sp
@@ -85,6 +86,15 @@ def test_imports_are_listed_with_lines_and_packages() -> None:
         (6, "from . import sibling"),
     ]
     assert result.packages == ("os", "subprocess", "pathlib", "pickle", "requests")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [RISKY, "def f():\n    import b.c\n\nimport a\nfrom .x import y\nimport c; import a.b\n", *(e.source for e in EVASIONS)],
+)
+def test_push_reads_the_packages_the_review_lists(source: str) -> None:
+    # `push` pins what tool.py imports with the standard library's parser (no libcst): the same packages, in order.
+    assert imported_packages(source) == review(source).packages
 
 
 def test_names_that_only_look_risky_are_not_flagged() -> None:

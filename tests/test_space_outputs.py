@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,8 @@ from tests.test_serve import stdio_session, texts
 
 SECRET = "aws_secret_access_key = NOT-FOR-THE-APP\n"
 TOKEN = "hf_outputsecret0123456789"
-ENDPOINTS = ("local_image", "local_audio", "foreign", "redirected", "picture", "bomb", "size")
+ENDPOINTS = ("local_image", "local_audio", "foreign", "redirected", "picture", "bomb", "size", "eps", "endless", "trickle")
+NOT_AN_IMAGE = "is not an image of one of the formats PNG, JPEG, GIF, WEBP, BMP, TIFF: refused"
 
 
 class Outputs:
@@ -93,6 +95,47 @@ def test_an_image_over_the_runtime_bound_is_refused_from_its_header(outputs: Out
         outputs.tool("bomb")(text="x")
 
 
+@pytest.fixture
+def ghostscript_mark(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A `gs` first on PATH that leaves a mark: Ghostscript started by this process or a server it starts shows."""
+    from PIL import EpsImagePlugin
+
+    (tmp_path / "bin").mkdir()
+    mark = tmp_path / "ghostscript-ran"
+    gs = tmp_path / "bin" / "gs"
+    gs.write_text(f"#!/bin/sh\ntouch '{mark}'\nexit 1\n")
+    gs.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{gs.parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(EpsImagePlugin, "gs_binary", None)  # PIL looks for gs once
+    return mark
+
+
+def test_an_image_output_of_another_format_is_refused_from_its_bytes(outputs: Outputs, ghostscript_mark: Path) -> None:
+    """An EPS (here named .png) answered as an Image output: decoding it would start Ghostscript (issue 27 item 4)."""
+    with pytest.raises(ValueError, match=f"^the app's image {NOT_AN_IMAGE}$"):
+        outputs.tool("eps")(text="x").to_raw().load()
+    [result] = serve_calls(outputs, [("eps", {"text": "x"})])
+    assert result.isError and f"the app's image {NOT_AN_IMAGE}" in texts(result)
+    assert not ghostscript_mark.exists()
+
+
+def test_an_output_file_without_end_is_cut_at_the_tools_bounds(outputs: Outputs) -> None:
+    """The app's own origin sends a file without end, fast or slowly: refused at the tool's max_result_bytes or
+    result_seconds (issue 27 item 8), and nothing of it is left on disk."""
+    fast = outputs.tool("endless")
+    fast.max_result_bytes = 3_000_000
+    fast.setup()
+    stored = Path(fast.client.output_dir)
+    before = {path for path in stored.rglob("*") if path.is_file()}
+    with pytest.raises(ValueError, match=r"sent a file over 3,000,000 bytes: refused \(the tool's max_result_bytes\)$"):
+        fast(text="x")
+    slow = outputs.tool("trickle")
+    slow.result_seconds = 0.5
+    with pytest.raises(TimeoutError, match=r"took over 0.5 s to send a file: refused \(the tool's result_seconds\)$"):
+        slow(text="x")
+    assert not [path for path in set(stored.rglob("*")) - before if path.is_file() and path.stat().st_size > 1_000_000]
+
+
 @pytest.mark.parametrize("name", ["foreign", "redirected"])
 def test_a_file_at_another_origin_is_not_fetched(outputs: Outputs, name: str) -> None:
     before = len(outputs.foreign_requests())
@@ -109,8 +152,8 @@ def test_by_opt_in_another_origin_is_fetched_without_the_token(outputs: Outputs,
     tool = outputs.tool(name, token=TOKEN)
     tool.files_from_other_origins = True
     before = len(outputs.foreign_requests())
-    value = tool(text="x")  # the app's /config, fetched through the third-party origin
-    assert json.loads(Path(value.to_string()).read_text())["components"]  # downloaded, so wrapped as AgentImage
+    with pytest.raises(ValueError, match=f"^the app's image {NOT_AN_IMAGE}$"):
+        tool(text="x")  # the app's /config, fetched through the third-party origin: JSON, no image
     sent = outputs.foreign_requests()[before:]
     assert len(sent) == 1 and TOKEN not in json.dumps(sent)
     assert not any("cookie" in key.lower() for key in sent[0])

@@ -110,7 +110,9 @@ def test_a_local_edit_fails_with_its_diff_unless_edits_are_allowed(copy: Project
 def test_a_missing_file_fails_and_update_restores_it(copy: Project, sample: dict[str, bytes]) -> None:
     (copy.root / "tools/convert.py").unlink()
     check_fails_then_update_fixes(
-        copy, "convert (tools/convert.py): missing", "`vendorgen update --offline convert` restores it from its snapshot"
+        copy,
+        "convert (tools/convert.py): missing",
+        "`vendorgen update --offline convert` restores it from its snapshot",
     )
     assert (copy.root / "tools/convert.py").read_bytes() == sample["tools/convert.py"]
 
@@ -150,8 +152,15 @@ def test_a_custom_template_changes_the_output_and_check_knows(copy: Project) -> 
     assert HEADER_LINE in macros
     (templates / "_macros.py.j2").write_text(macros.replace(HEADER_LINE, "# Reviewed by ACME before use."))
     configure(copy, '[tool.vendorgen]\ntemplates = "my_templates"\n')
+    # Templates the lock does not record are rendered only when asked (issue 27 finding 3).
+    shown = copy.run("check", "--render-templates")
+    assert (
+        shown.exit_code == 1
+        and "-# Update: vendorgen update convert\n+# Reviewed by ACME before use.\n" in shown.stdout
+    )
     output = check_fails_then_update_fixes(copy, "custom templates now override the built-in ones")
-    assert "-# Update: vendorgen update convert\n+# Reviewed by ACME before use.\n" in output
+    assert "the custom templates differ from what vendorgen.lock records, so they are not rendered" in output
+    assert "# Reviewed by ACME" not in output
     assert "# Reviewed by ACME before use.\n" in (copy.root / "tools/convert.py").read_text()
     assert lock(copy)["convert"]["templates"] == templates_version() and lock(copy)["convert"]["custom_templates"]
 
@@ -297,16 +306,21 @@ def test_list_shows_each_status(copy: Project) -> None:
     assert "describe                 outdated tools/describe.py" in text
 
 
-def test_check_of_unchanged_modules_imports_no_code_generator(copy: Project) -> None:
-    """The hash fast path: jinja2, black and libcst stay unimported when nothing changed."""
+def test_a_warm_check_of_unchanged_modules_imports_no_code_generator(copy: Project) -> None:
+    """The first check regenerates every module; the user's cache (outside the project) then spares the
+    second one jinja2, black and libcst."""
     program = (
         "import sys\nfrom vendorgen.cli import main\nmain(['check'])\n"
         "print(sorted(name for name in ('jinja2', 'black', 'libcst', 'gradio_client') if name in sys.modules))"
     )
-    result = subprocess.run([sys.executable, "-c", program], cwd=copy.root, capture_output=True, text=True,
-                            env={"PYTHONPATH": str(REPO), "PATH": ""})  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == "[]"
+    env = {"PYTHONPATH": str(REPO), "PATH": "", "VENDORGEN_CACHE_DIR": str(copy.root.parent / "cache")}
+    imported = []
+    for _ in range(2):
+        result = subprocess.run([sys.executable, "-c", program], cwd=copy.root, capture_output=True, text=True,
+                                env=env)  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        imported.append(result.stdout.splitlines()[-1])
+    assert imported == ["['black', 'jinja2', 'libcst']", "[]"]
 
 
 def test_the_committed_example_is_in_sync() -> None:
@@ -332,7 +346,7 @@ def test_diff_offline_separates_local_edits_from_template_drift(copy: Project) -
     macros = (builtin_templates_dir() / "_macros.py.j2").read_text()
     (templates / "_macros.py.j2").write_text(macros.replace(HEADER_LINE, "# Reviewed by ACME before use."))
     configure(copy, '[tool.vendorgen]\ntemplates = "my_templates"\n')
-    result = copy.run("diff", "convert", "--offline")
+    result = copy.run("diff", "convert", "--offline", "--render-templates")
     assert result.exit_code == 0, result.stderr
     local, drift = result.stdout.split(
         "\n\ndrift: the lock no longer describes what this vendorgen writes for convert:\n"

@@ -40,7 +40,9 @@ _TEMPLATES_OWN = frozenset(
 def template_names() -> frozenset[str]:
     """The names above, and the run-time files' public ones: the built-in sources import some, and
     `push` inlines into a tool.py what the tool uses of it."""
-    from vendorgen.package import files
+    from vendorgen.package import (
+        files,  # upward (pyproject.toml's ignore_imports): the shipped files' catalogue sits in package/
+    )
 
     return _TEMPLATES_OWN | files.public_names()
 
@@ -50,6 +52,19 @@ def template_names() -> frozenset[str]:
 FORBIDDEN_NAMES = frozenset(
     {"eval", "exec", "compile", "__import__", "breakpoint", "globals", "locals", "vars", "setattr", "delattr"}
 )
+
+
+# The names an agent gives its own tools: smolagents' final answer and default tools, and the catalog's
+# find_tools and call_tool. An upstream tool under one of them would take the agent's own (its final answer
+# sent upstream) or stop it from starting (two tools of one name): a remote name becomes `final_answer_`, as
+# `self` becomes `self_`; a name given as it is (a hub tool's own, an override) is refused. The shipped catalog
+# refuses them too (its AGENT_TOOL_NAMES; tests/test_agent_tool_names.py holds both to smolagents' list).
+AGENT_TOOL_NAMES = frozenset(
+    {
+        "final_answer", "python_interpreter", "user_input", "web_search", "visit_webpage", "wikipedia_search",
+        "transcriber", "find_tools", "call_tool",
+    }
+)  # fmt: skip
 
 
 def python_name(remote: str) -> str:
@@ -63,6 +78,21 @@ def python_name(remote: str) -> str:
     if keyword.iskeyword(text) or keyword.issoftkeyword(text) or text in _RESERVED:
         text = f"{text}_"
     return text
+
+
+def tool_name(remote: str) -> str:
+    """A tool name for `remote`: python_name, and never a name of the agent's own tools (`final_answer_`)."""
+    name = python_name(remote)
+    return f"{name}_" if name in AGENT_TOOL_NAMES else name
+
+
+def refuse_agent_tool_name(name: str, where: str) -> None:
+    """Refuse a tool name given as it is (a hub tool's, an override's) that the agent gives one of its own tools."""
+    if name in AGENT_TOOL_NAMES:
+        raise SchemaError(
+            f"{where}: the tool name {name!r} is one an agent gives its own tool (smolagents, the catalog):"
+            f" it would replace that tool or stop the agent from starting; use another name (e.g. {name + '_'!r})"
+        )
 
 
 def module_name(remote: str) -> str:
@@ -79,7 +109,7 @@ def module_reserved() -> frozenset[str]:
     import such as `json`, a helper, a builtin such as `dict`). Read from the server module as `vendorgen
     serve` writes it, so a name it starts to use is reserved with it. Nothing else binds a module's name:
     generated modules and the shipped files import only `_vendored_*` siblings, which no module name can be."""
-    from vendorgen.package.server_text import served_text
+    from vendorgen.package.server_text import served_text  # upward (pyproject.toml's ignore_imports): as above
 
     return global_names(served_text())
 

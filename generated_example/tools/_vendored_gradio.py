@@ -8,6 +8,7 @@ import hashlib
 import inspect
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,7 +17,7 @@ from urllib.parse import quote, urlsplit
 
 from smolagents import Tool
 
-from ._vendored_runtime import MAX_IMAGE_PIXELS, ResultFile, _confined, _data_uri_bytes, _needs, _reason, _VendoredTool
+from ._vendored_runtime import ResultFile, _data_uri_bytes, _needs, _open_confined, _open_image, _reason, _VendoredTool
 
 _CLIENT = "gradio_client>=1.8"  # as pip spells it
 _FILE_DATA = "gradio.FileData"  # what gradio_client uploads a local file for, at any depth of any argument
@@ -31,6 +32,10 @@ class SpaceTool(_VendoredTool, Tool):
     # A file the app's answer places at another origin than the app's own: refused (False), or fetched
     # without the token and cookies (True). The app's own origin gets them, as on upload.
     files_from_other_origins = False
+    # The most bytes an output file may take, and the seconds its download may take: a bigger or slower one is
+    # refused (the app's answer chooses what is downloaded, and it can send without end).
+    max_result_bytes = 1_000_000_000
+    result_seconds = 300.0
     # A generated class sets `parameter_order`, the wire names of its inputs in the app's order, `file_paths`
     # where an input holds files ({name: [position as in `_files_at`, ...]}), and `parameter_defaults`, what
     # an argument left at NOT_GIVEN is sent as: the app's default when vendored (the tool does not change with the app).
@@ -59,7 +64,7 @@ class SpaceTool(_VendoredTool, Tool):
                     f"an app on Gradio 5 or later needs {_CLIENT}, which this client may be older than"
                 ) from None
         _guard_uploads(self.client, self._uploads)
-        _guard_downloads(self.client, self.src, self.files_from_other_origins)
+        _guard_downloads(self.client, self)
         self.is_initialized = True
 
     def _predict(self, arguments: dict[str, Any]) -> Any:
@@ -87,7 +92,10 @@ class SpaceTool(_VendoredTool, Tool):
         finally:
             self._uploads.difference_update(id(item) for item in approved)
             for path in temporary:
-                os.remove(path)
+                if os.path.isdir(path):
+                    shutil.rmtree(path)
+                else:
+                    os.remove(path)
 
 
 def _space_address(src: str, explicit: str | None) -> tuple[str, str | bool | None]:
@@ -141,7 +149,7 @@ def _gradio_errors(src: str) -> Iterator[None]:
     try:
         yield
     except (httpx.TransportError, OSError) as exc:
-        if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError)):
+        if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError, TimeoutError)):  # ours, not httpx's
             raise
         raise ConnectionError(f"cannot reach the Gradio app {src}: {_reason(exc)}") from None
 
@@ -163,7 +171,11 @@ def _files_at(value: Any, position: str, upload: Callable[[Any], Any]) -> Any:
 
 def _file(value: Any, roots: list[str] | None, temporary: list[str], approved: list[dict[str, Any]]) -> Any:
     """A local path inside `roots` (see `_confined`), an http(s) URL, a data: URI (the file's content, as
-    serve's clients send it) or a PIL image, as gradio_client sends a file."""
+    serve's clients send it) or a PIL image, as gradio_client sends a file. A local file is copied, opened
+    once without following a link (`_open_confined`), and the copy sent: gradio_client opens what it sends by
+    name, later, when a link swapped in meanwhile would lead it anywhere."""
+    import mimetypes
+
     from gradio_client import handle_file
     from gradio_client.utils import is_http_url_like
 
@@ -172,11 +184,17 @@ def _file(value: Any, roots: list[str] | None, temporary: list[str], approved: l
             value.save(file, format="PNG")
         temporary.append(value := file.name)
     elif isinstance(value, str) and value.startswith("data:"):
-        with tempfile.NamedTemporaryFile(delete=False) as file:
+        suffix = mimetypes.guess_extension(value[5:].partition(",")[0].partition(";")[0]) or ""
+        with tempfile.NamedTemporaryFile(suffix=suffix, delete=False) as file:
             file.write(_data_uri_bytes(value))
         temporary.append(value := file.name)
     elif not is_http_url_like(str(value)):
-        value = _confined(str(value), roots)
+        with _open_confined(str(value), roots) as source:
+            directory = tempfile.mkdtemp()  # the copy keeps the file's name, which the app may read
+            temporary.append(directory)
+            name = os.path.basename(os.path.realpath(str(value))) or "file"
+            with open(value := os.path.join(directory, name), "wb") as copy:
+                shutil.copyfileobj(source, copy)
     approved.append(data := handle_file(str(value)))
     return data
 
@@ -210,14 +228,12 @@ def _guard_uploads(client: Any, uploads: set[int]) -> None:
             endpoint.process_input_files = guarded(endpoint.process_input_files)
 
 
-def _guard_downloads(client: Any, src: str, other_origins: bool) -> None:
+def _guard_downloads(client: Any, tool: SpaceTool) -> None:
     """Download the files of the app's answers as gradio_client would (`_download`), but send its headers
     (the Hub token) and cookies only to the app's own origin."""
     for endpoint in _endpoints(client):
         if hasattr(endpoint, "_download_file"):  # endpoints of Gradio 3 apps have none
-            endpoint._download_file = lambda file, root=endpoint.root_url: _download(
-                client, root, file, src, other_origins
-            )
+            endpoint._download_file = lambda file, root=endpoint.root_url: _download(client, root, file, tool)
 
 
 class _Hidden:
@@ -237,15 +253,17 @@ def _each(value: Any, function: Callable[[Any], Any]) -> Any:
 _REDIRECTS = 20  # how many redirects a download follows (httpx's default limit)
 
 
-def _download(client: Any, root_url: str, file: dict[str, Any], src: str, other_origins: bool) -> ResultFile:
+def _download(client: Any, root_url: str, file: dict[str, Any], tool: SpaceTool) -> ResultFile:
     """One output file, stored where gradio_client stores it: <output_dir>/<sha256>/<name>.
 
     gradio_client fetches an answer's FileData `url` when it is a stream, wherever it points, with the
     client's headers, following redirects: the app's answer would choose where the token goes. Here
-    another origin is refused, or fetched without credentials (`other_origins`), redirects included.
+    another origin is refused, or fetched without credentials (the tool's `files_from_other_origins`), redirects
+    included; within the tool's `max_result_bytes` and `result_seconds`.
     """
     import httpx
 
+    src = tool.src
     url = file.get("url") if file.get("is_stream") else None
     if isinstance(url, str) and url:
         url = url if url.startswith(("http://", "https://")) else root_url + url.lstrip("/")
@@ -256,7 +274,7 @@ def _download(client: Any, root_url: str, file: dict[str, Any], src: str, other_
     with httpx.Client(verify=client.ssl_verify, follow_redirects=False) as http:
         for _ in range(_REDIRECTS):
             own = _origin(url) == _origin(root_url)
-            if not own and not other_origins:
+            if not own and not tool.files_from_other_origins:
                 raise PermissionError(
                     f"the Gradio app {src} answered with a file at another origin ({url}): not fetched; "
                     "set the tool's files_from_other_origins to fetch such files without credentials"
@@ -271,7 +289,7 @@ def _download(client: Any, root_url: str, file: dict[str, Any], src: str, other_
             raise ConnectionError(f"the Gradio app {src} redirected a file more than {_REDIRECTS} times")
         try:
             response.raise_for_status()
-            part, sha256 = _stored(response.iter_bytes(), client.output_dir)
+            part, sha256 = _stored(_bounded(response.iter_bytes(), tool), client.output_dir)
         finally:
             response.close()
     directory = os.path.join(client.output_dir, sha256)
@@ -279,6 +297,23 @@ def _download(client: Any, root_url: str, file: dict[str, Any], src: str, other_
     destination = os.path.join(directory, name if name not in ("", ".", "..") else "file")
     os.replace(part, destination)
     return ResultFile(os.path.realpath(destination))
+
+
+def _bounded(chunks: Iterator[bytes], tool: SpaceTool) -> Iterator[bytes]:
+    """`chunks` while they stay within the tool's max_result_bytes and result_seconds; ValueError or TimeoutError
+    (naming the attribute to raise) beyond."""
+    import time
+
+    deadline, size = time.monotonic() + tool.result_seconds, 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size > tool.max_result_bytes:
+            raise ValueError(f"the Gradio app {tool.src} sent a file over {tool.max_result_bytes:,} bytes: refused"
+                             " (the tool's max_result_bytes)")  # fmt: skip
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the Gradio app {tool.src} took over {tool.result_seconds:g} s to send a file:"
+                               " refused (the tool's result_seconds)")  # fmt: skip
+        yield chunk
 
 
 def _stored(chunks: Iterator[bytes], directory: str) -> tuple[str, str]:
@@ -297,25 +332,18 @@ def _stored(chunks: Iterator[bytes], directory: str) -> tuple[str, str]:
 
 
 def image_result(value: Any) -> Any:
-    """An image output as AgentImage when it is a file this runtime downloaded; anything else the
-    app answered (a path it names on this machine) as it came: text, never read. One over MAX_IMAGE_PIXELS
-    is refused from its header, as MCP and serve images are: AgentImage decodes under PIL's own bound (179 M)."""
+    """An image output as AgentImage when it is a file this runtime downloaded, opened here once: one of
+    IMAGE_FORMATS (told by its bytes: an EPS would start Ghostscript) within MAX_IMAGE_PIXELS (AgentImage would
+    decode up to PIL's own bound, 179 M), else ValueError. Anything else the app answered (a path it names on
+    this machine) as it came: text, never read."""
     from smolagents.agent_types import AgentImage
 
     if not isinstance(value, ResultFile):
         return value
-    with _needs("pillow"):
-        from PIL import Image
     try:
-        with Image.open(value) as image:  # the header only
-            pixels = image.width * image.height
-    except Image.DecompressionBombError:
-        pixels = None
-    except Exception:  # not an image PIL reads: AgentImage says so when it is used, as before
-        return AgentImage(value)
-    if pixels is None or pixels > MAX_IMAGE_PIXELS:
-        raise ValueError(f"the app's image is over {MAX_IMAGE_PIXELS} pixels: refused")
-    return AgentImage(value)
+        return AgentImage(_open_image(value))
+    except ValueError as exc:
+        raise ValueError(f"the app's image {exc}") from None
 
 
 def audio_result(value: Any) -> Any:

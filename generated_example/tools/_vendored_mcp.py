@@ -20,7 +20,17 @@ from typing import Any
 
 from smolagents import Tool
 
-from ._vendored_runtime import MAX_IMAGE_PIXELS, ResultFile, _leaf, _needs, _project_root, _reason, _VendoredTool
+from ._vendored_mcp_auth import http_transport
+from ._vendored_mcp_transport import sdk_client
+from ._vendored_runtime import (
+    IMAGE_FORMATS,
+    MAX_IMAGE_PIXELS,
+    ResultFile,
+    _leaf,
+    _needs,
+    _reason,
+    _VendoredTool,
+)
 
 _SDK = "mcp>=1.10"  # as pip spells it
 
@@ -35,6 +45,10 @@ class MCPSession:
     Opened on the first call, on a private event-loop thread that serves calls from any thread;
     reconnected once if the server went away; closed by close(), or when the process exits.
     """
+
+    # The most bytes a message from the server may take, a tool's answer included (None: MAX_MESSAGE_BYTES in
+    # _vendored_mcp_transport.py); a bigger one is refused. Set it on a module's session for its tools.
+    max_message_bytes: int | None = None
 
     def __init__(self, server: dict[str, Any], connect_timeout: float) -> None:
         self.server = server  # the module's SERVER, read each time a connection opens
@@ -222,35 +236,10 @@ class MCPSession:
 
     def transport(self) -> Any:
         """The mcp SDK client for the server, not yet connected."""
-        server = self.server
         _mcp_sdk()  # mcp is there
-        if server["transport"] == "stdio":
-            from mcp import StdioServerParameters
-            from mcp.client.stdio import stdio_client
-
-            missing = [name for name in server["env"] if name not in os.environ]
-            if missing:
-                raise RuntimeError(
-                    f"set {', '.join(missing)} in the environment: the MCP server {self.describe()} needs it"
-                )
-            env = {name: os.environ[name] for name in server["env"]}
-            argv = [server["command"], *server["args"]]
-            if server.get("project_paths"):
-                root = _project_root()
-                for index in server["project_paths"]:
-                    if isinstance(index, int) and 0 <= index < len(argv):
-                        argv[index] = str(root / argv[index])
-            command = sys.executable if argv[0] in ("python", "python3") else argv[0]
-            return stdio_client(StdioServerParameters(command=command, args=argv[1:], env=env))
-        if server["transport"] == "sse":
-            from mcp.client.sse import sse_client
-
-            return sse_client(server["url"], timeout=self.connect_timeout)
-        import mcp.client.streamable_http as streamable_http
-
-        # mcp 1.24 renamed streamablehttp_client (2.x only has the new name); older releases only have the old one.
-        connect = getattr(streamable_http, "streamable_http_client", None) or streamable_http.streamablehttp_client
-        return connect(server["url"])
+        if self.server.get("headers") or self.server.get("oauth"):  # with the credentials SERVER names
+            return http_transport(self.server, self.connect_timeout)
+        return sdk_client(self.server, self.connect_timeout, self.max_message_bytes)
 
     def describe(self) -> str:
         if self.server["transport"] == "stdio":
@@ -401,7 +390,7 @@ class ToolList(_ClosesSession, list):  # type: ignore[type-arg]
         self.session = session
 
 
-# The image formats an MCP image item is opened as, by MIME type: only these PIL plugins run
+# The format an MCP image item is opened as, by its MIME type; only those of the run time's IMAGE_FORMATS
 # (others, like PostScript, would start external programs).
 _IMAGE_FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/jpg": "JPEG", "image/gif": "GIF",
                   "image/webp": "WEBP", "image/bmp": "BMP", "image/tiff": "TIFF"}  # fmt: skip
@@ -449,7 +438,7 @@ def decoded_image(data: bytes, mime_type: str | None) -> Any:
     MAX_IMAGE_PIXELS, before any pixel is decoded. It changes no state of PIL's: safe in any thread.
     """
     image_format = _IMAGE_FORMATS.get((mime_type or "").lower())
-    if image_format is None:
+    if image_format is None or image_format not in IMAGE_FORMATS:
         return None
     with _needs("pillow"):
         from PIL import Image

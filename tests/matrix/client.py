@@ -86,6 +86,21 @@ def call(case: str, config: dict[str, Any]) -> Any:
         module = text_tools(config, case.partition(".")[2])
         with module.ConvertTemperatureTool() as tool:
             return tool(value=100, unit="C", to="F")
+    if case in ("mcp.headers", "mcp.oauth"):  # tests/servers/mcp_auth_server.py: how its tool was called
+        module = text_tools(config, "streamable-http")
+        module.SERVER["url"] = config[f"{case.partition('.')[2]}_url"]
+        module.SERVER.update({"headers": {"Authorization": "Bearer ${MATRIX_TOKEN}", "X-Team": "${MATRIX_TEAM}"}}
+                             if case == "mcp.headers" else {"oauth": {"module": "matrix"}})  # fmt: skip
+
+        class WhoamiTool(module._ServerTool):
+            name, description, inputs, output_type = "whoami", "Which credentials arrived.", {}, "string"
+            mcp_name, output_schema = "whoami", None
+
+            def forward(self) -> Any:
+                return self._call({})
+
+        with WhoamiTool() as tool:
+            return tool()
     if case == "mcp.to_langchain":
         module = text_tools(config, "streamable-http")
         with module.SlugifyTitleTool() as tool:
@@ -121,6 +136,7 @@ async def served_calls(config: dict[str, Any]) -> list[str]:
 def serve(config: dict[str, Any]) -> None:
     """The server of `served_calls`: the vendored _vendored_server.py (and its transport) as vendorgen ships it, in this row."""
     shipped(SHIPPED / "_vendored_transport.py")
+    shipped(SHIPPED / "_vendored_content.py")
     server = shipped(SHIPPED / "_vendored_server.py")
     tools = [text_tools(config, "stdio").SlugifyTitleTool, load("langchain_tools").CountWordsTool]
     server.main(tools, {}, ["--allow-drift"])  # drift is tested with vendorgen; here, that the calls work

@@ -22,6 +22,7 @@ from tests.matrix.rows import ROWS, Row
 from tests.servers import free_port, server_process
 
 CLIENT = Path(__file__).with_name("client.py")
+MATRIX_SECRETS = {"MATRIX_TOKEN": "matrix-token-3e8a", "MATRIX_TEAM": "matrix-team-91c0"}
 
 # case -> what the call returns on every row
 EXPECTED = {
@@ -34,6 +35,8 @@ EXPECTED = {
     "mcp.streamable-http": 212.0,  # FastMCP's {"result": ...} unwrapped (result_key)
     "mcp.stdio": 212.0,
     "mcp.to_langchain": "vendor-your-tools",
+    "mcp.headers": "Bearer team=yes",  # headers from the environment (_vendored_mcp_auth.py)
+    "mcp.oauth": "Bearer team=no",  # the OAuth flow (discovery, registration, PKCE) on the row's SDK
     "serve.stdio": ["served-tools", "3"],  # through _vendored_server.py on the row's mcp
     "catalog": [  # argument descriptions left to find_tools; its best match; two tools called by their names
         True,
@@ -57,8 +60,18 @@ def cases() -> Iterator[object]:
 def servers(gradio_app: str) -> Iterator[dict[str, str]]:
     port = free_port()
     mcp_url = f"http://127.0.0.1:{port}/mcp"
-    with server_process([str(REPO / "examples" / "mcp_server.py"), "http", "--port", str(port)], mcp_url):
-        yield {"gradio_url": gradio_app, "mcp_url": mcp_url, "server_python": sys.executable}
+    bearer_port, oauth_port = free_port(), free_port()
+    auth_server = ["-m", "tests.servers.mcp_auth_server"]
+    env = {"PYTHONPATH": str(REPO), "AUTH_TEST_TOKEN": MATRIX_SECRETS["MATRIX_TOKEN"],
+           "AUTH_TEST_TEAM": MATRIX_SECRETS["MATRIX_TEAM"]}  # fmt: skip
+    with (
+        server_process([str(REPO / "examples" / "mcp_server.py"), "http", "--port", str(port)], mcp_url),
+        server_process([*auth_server, "bearer", "--port", str(bearer_port)], f"http://127.0.0.1:{bearer_port}/", env=env),
+        server_process([*auth_server, "oauth", "--port", str(oauth_port)],
+                       f"http://127.0.0.1:{oauth_port}/.well-known/oauth-authorization-server", env=env),
+    ):  # fmt: skip
+        yield {"gradio_url": gradio_app, "mcp_url": mcp_url, "server_python": sys.executable,
+               "headers_url": f"http://127.0.0.1:{bearer_port}/mcp", "oauth_url": f"http://127.0.0.1:{oauth_port}/mcp"}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +92,8 @@ def run_row(row: Row, servers: dict[str, str], cwd: Path) -> dict:
         pytest.skip(f"python{row.python} is not installed here: row {row.name} cannot run")
     python = venvs.build(row)
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    # The OAuth server approves at once: the authorization URL is fetched, into a token store of the row's own.
+    env.update(MATRIX_SECRETS, VENDORGEN_MCP_AUTHORIZE="fetch", VENDORGEN_MCP_TOKENS=str(cwd / "tokens"))
     result = subprocess.run([str(python), str(CLIENT), json.dumps(servers), *EXPECTED], cwd=cwd, env=env,
                             capture_output=True, text=True, timeout=300)  # fmt: skip
     assert result.returncode == 0, f"the client failed in row {row.name}:\n{result.stderr[-3000:]}"
@@ -110,7 +125,7 @@ def test_the_ranges_vendorgen_records_are_the_ones_the_rows_cover() -> None:
         lower = next(Version(spec.version) for spec in requirement.specifier if spec.operator == ">=")
         assert min(versions).release[: len(lower.release)] == lower.release, f"no row at the low end of {name}"
         upper = next(Version(spec.version) for spec in requirement.specifier if spec.operator == "<")
-        assert {version.major for version in versions} >= set(
-            range(lower.major, upper.major)
-        ), f"a major of {name} has no row"
+        assert {version.major for version in versions} >= set(range(lower.major, upper.major)), (
+            f"a major of {name} has no row"
+        )
     assert {row.python for row in ROWS} == {"3.11", "3.12"}

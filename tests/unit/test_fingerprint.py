@@ -19,7 +19,12 @@ from vendorgen.project.lockfile import LockEntry, dump_lock, parse_lock_text
 from vendorgen.project.workspace import Workspace
 from vendorgen.sync.local import lock_drift
 
-SNAPSHOT = {"kind": "space", "source": "space:http://127.0.0.1:7860/", "src": "http://127.0.0.1:7860/", "name": "convert"}
+SNAPSHOT = {
+    "kind": "space",
+    "source": "space:http://127.0.0.1:7860/",
+    "src": "http://127.0.0.1:7860/",
+    "name": "convert",
+}
 
 
 def entry(**table: object) -> LockEntry:
@@ -82,16 +87,21 @@ def test_drift_is_computed_field_by_field() -> None:
 @pytest.mark.parametrize(
     "drift, reason",
     [
-        (Drift("generator", "vendorgen 0.0.9", "vendorgen 0.1.0"), "written by vendorgen 0.0.9, this is vendorgen 0.1.0"),
+        (
+            Drift("generator", "vendorgen 0.0.9", "vendorgen 0.1.0"),
+            "written by vendorgen 0.0.9, this is vendorgen 0.1.0",
+        ),
         (Drift("templates", "1", "2"), "built-in templates changed (version 1 -> 2)"),
         (Drift("custom_templates", "", "ab"), "custom templates now override the built-in ones"),
         (Drift("custom_templates", "ab", ""), "custom templates no longer apply"),
         (Drift("custom_templates", "ab", "cd"), "custom templates changed"),
         (Drift("settings", "", "ab"), "[tool.vendorgen] settings for it changed"),
         (Drift("snapshot", "ab", "cd"), ".vendorgen/schemas/convert.json changed since vendorgen.lock was written"),
-        (Drift("code"), "its snapshot now generates different code"),
-        (Drift("binding", "the lock's source", "is 'a', not 'b'"),
-         "the lock's source is 'a', not 'b', so it runs something other than what was reviewed"),
+        (Drift("code"), "vendorgen.lock records the hash of code its snapshot does not generate (a hand-edited lock?)"),
+        (
+            Drift("binding", "the lock's source", "is 'a', not 'b'"),
+            "the lock's source is 'a', not 'b', so it runs something other than what was reviewed",
+        ),
     ],
 )
 def test_each_drift_reads_as_what_moved(drift: Drift, reason: str) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import click
 
 from vendorgen import __version__
-from vendorgen.cli import add, catalog, project, push, review, serve, sync
+from vendorgen.cli import add, catalog, login, project, push, review, serve, sync
 from vendorgen.cli.output import _echo, _Output, _report, _show_warning
 from vendorgen.errors import VendorgenError
 
@@ -42,7 +42,7 @@ def cli(debug: bool) -> None:
 
 for command in (add.add, project.requirements, project.list_, project.init, push.push, serve.serve, catalog.catalog):
     cli.add_command(command)
-for command in (sync.check, sync.update, sync.diff, sync.remove, review.review):
+for command in (sync.check, sync.update, sync.diff, sync.remove, review.review, login.login, login.logout):
     cli.add_command(command)
 
 

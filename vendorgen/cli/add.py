@@ -99,6 +99,23 @@ class _AddCommand(click.Command):
     "--token",
     help="Hugging Face token for private Spaces and hub tools (default: HF_TOKEN or `hf auth login`; never written). It goes to the Hub and a Space's own *.hf.space host; given here, also to the app URL you name.",
 )
+@click.option(
+    "--header",
+    "headers",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="send this header to an HTTP MCP server; ${VARIABLE} parts are read from the environment at each connection and only their names are written (single-quote it so the shell leaves them).",
+)
+@click.option(
+    "--bearer-env",
+    metavar="VARIABLE",
+    help="send 'Authorization: Bearer ${VARIABLE}' to an HTTP MCP server (the same as that --header).",
+)
+@click.option("--client-id", help="the OAuth client id registered for you with the server's authorization server.")
+@click.option(
+    "--client-secret-env", metavar="VARIABLE", help="the variable holding that client's secret (its name is written)."
+)
+@click.option("--client-metadata-url", metavar="URL", help="your OAuth client's metadata document (an https URL).")
 @click.option("--dry-run", is_flag=True, help="Print the generated code; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was vendored as JSON.")
 @click.option(
@@ -123,6 +140,8 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
       vendorgen add space:http://127.0.0.1:7860/ --api-name /convert
       vendorgen add space:http://127.0.0.1:7860/ --all-endpoints --out agent/tools
       vendorgen add mcp:http://127.0.0.1:8000/mcp --tool search --prefix web
+      vendorgen add mcp:https://api.githubcopilot.com/mcp/ --bearer-env GITHUB_TOKEN
+      vendorgen add mcp:https://host/mcp --header 'X-API-Key=${HOST_KEY}'
       vendorgen add "mcp:stdio:npx -y @modelcontextprotocol/server-github" --trust --env GITHUB_TOKEN
       vendorgen add langchain:my_agent.tools:search_toolkit
       vendorgen add hub:owner/tool-space@main --trust        # prints a review of the code
@@ -142,6 +161,10 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
     found, _ = sources.split_uri(source)
     typed = [name for name in options if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE]
     given = {name: _flag(ctx, name) for name in typed}  # not HF_TOKEN from the environment
+    if bearer := options.pop("bearer_env"):
+        given.pop("bearer_env")
+        given.setdefault("headers", "--bearer-env")
+        options["headers"] = (*options["headers"], f"Authorization=Bearer ${{{bearer}}}")
     sources.check_options(found, given)
     notes = []
     if options["name"] is not None and naming.python_name(options["name"]) != options["name"]:
@@ -149,7 +172,7 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
     for note in [] if as_json else notes:
         _note(note)
     options["env"] = tuple(options["env"])
-    for field in ("tools", "resource_names", "prompt_names"):
+    for field in ("tools", "resource_names", "prompt_names", "headers"):
         options[field] = tuple(options[field])
     workspace = _workspace(need_lock=False)
     if found.kind == "mcp":  # the project's defaults (recorded in the snapshot's options, as if given)
@@ -176,6 +199,8 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
                 _say(item.code, nl=False)
             else:
                 _say(f"wrote {path} ({_classes(item)})")
+            if authorization := _authorization_text(item):
+                _note(authorization)
             if withheld := _withheld_text(item):
                 _note(f"{item.module.name} leaves out what {item.module.source} lists: {withheld}")
             _print_review(item, path)
@@ -183,6 +208,19 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
         if added.generated and not dry_run:
             _print_runtime_check(workspace, [item.module.requirements for item in added.generated])
     _raise_failures(added)
+
+
+def _authorization_text(item: Generated) -> str:
+    """Which authorization server the module's OAuth token came from, for the user to see at `add`."""
+    from vendorgen.text.literals import escape_text
+
+    server = item.snapshot.get("server") if item.snapshot.get("kind") == "mcp" else None
+    oauth = server.get("oauth") if isinstance(server, dict) else None
+    if not isinstance(oauth, dict) or "authorization_server" not in oauth:
+        return ""
+    scopes = f" for the scopes {escape_text(str(oauth.get('scopes')))}" if oauth.get("scopes") else ""
+    return (f"{item.module.name} authorizes with OAuth at {escape_text(str(oauth['authorization_server']))}{scopes};"
+            " the token is in your token store, not in the project")  # fmt: skip
 
 
 def _withheld_text(item: Generated) -> str:
@@ -218,17 +256,16 @@ def _classes(item: Generated, shown: int = 5) -> str:
     names = [tool.class_name for tool in item.module.tools]
     if len(names) <= shown:
         return ", ".join(names)
-    return f"{len(names)} tools: {', '.join(names[:shown - 1])}, ..., {names[-1]}"
+    return f"{len(names)} tools: {', '.join(names[: shown - 1])}, ..., {names[-1]}"
 
 
 def _print_review(item: Generated, path: str) -> None:
-    """For a module carrying its author's code: what it imports and what deserves a look, by line of `path`."""
-    if not item.module.carried_code:
+    """For a module whose kind asks for a review (its author's code): what deserves a look, by line of `path`."""
+    found = item.source.review(item.code)
+    if found is None:
         return
-    from vendorgen.sources.hub_review import review
-
     _say(f"review of {path} ({item.module.source} at {item.module.revision[:12]}):")
-    for line in review(item.code).lines():
+    for line in found.lines():
         _say(line)
     _say(f"  requirements: {', '.join(item.module.requirements) or 'none declared'}")
 

@@ -34,8 +34,13 @@ def requirements() -> None:
 
 
 @click.command(name="list")
+@click.option(
+    "--render-templates",
+    is_flag=True,
+    help="Render the project's custom templates even where they differ from what vendorgen.lock records.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
-def list_(as_json: bool) -> None:
+def list_(render_templates: bool, as_json: bool) -> None:
     """List what is vendored here and the state of each module.
 
     \b
@@ -54,7 +59,7 @@ def list_(as_json: bool) -> None:
     if as_json:
         _json_mode("list")
     workspace = _workspace(need_lock=False)
-    states = [local_state(workspace, entry) for entry in workspace.read_lock()]
+    states = [local_state(workspace, entry, render_changed=render_templates) for entry in workspace.read_lock()]
     if as_json:
         _report(workspace, True, [report.list_json(state) for state in states])
         return

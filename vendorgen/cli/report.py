@@ -47,7 +47,7 @@ def drift_reason(entry: LockEntry, drift: Drift) -> str:
         return f"{entry.schema} changed since {LOCK_NAME} was written"
     if drift.part == "binding":  # what runs: re-inspection refuses it without --trust
         return f"{drift.locked} {drift.current}, so it runs something other than what was reviewed"
-    return "its snapshot now generates different code"  # "code"
+    return f"{LOCK_NAME} records the hash of code its snapshot does not generate (a hand-edited lock?)"  # "code"
 
 
 def local_error(state: LocalState) -> str | None:
@@ -110,10 +110,9 @@ def added_json(item: Generated, path: str, dry_run: bool) -> dict[str, Any]:
         "written": not dry_run,
         "withheld": item.snapshot.get("withheld", {}),  # tools the server offers only to other clients, and why
     }
-    if module.carried_code:
-        from vendorgen.sources.hub_review import review
-
-        row.update(review=review(item.code).to_json(), requirements=list(module.requirements), revision=module.revision)
+    found = item.source.review(item.code)
+    if found is not None:
+        row.update(review=found.to_json(), requirements=list(module.requirements), revision=module.revision)
     return row
 
 
@@ -157,6 +156,7 @@ def check_text(result: CheckResult) -> str:
     lines += [f"runtime: {problem}" for problem in result.runtime]
     lines += [f"shadow: {problem}" for problem in result.shadows]
     lines += [f"tools: {problem}" for problem in result.shared_tools]
+    lines += [f"unowned: {problem}" for problem in result.unowned]
     total = len(result.states)
     if result.ok:
         edited = sum(state.status == "edited" for state in result.states)
@@ -167,6 +167,7 @@ def check_text(result: CheckResult) -> str:
         extra += ", the runtime module differs" if result.runtime else ""
         extra += f", {_plural(len(result.shadows), 'file')} shadowing vendored ones" if result.shadows else ""
         extra += f", {_plural(len(result.shared_tools), 'tool name')} used twice" if result.shared_tools else ""
+        extra += f", {_plural(len(result.unowned), 'file')} of code vendorgen did not write" if result.unowned else ""
         lines.append(f"check failed: {len(result.failing)} of {total} vendored modules differ{extra}")
     return "\n".join(lines) + "\n"
 

@@ -20,7 +20,12 @@ from vendorgen.cli.output import _echo
 @click.option(
     "--token-env",
     metavar="NAME",
-    help="streamable-http: require `Authorization: Bearer <$NAME>` (the value is never written).",
+    help="streamable-http: require the token in $NAME (never written) instead of one made for this run.",
+)
+@click.option(
+    "--no-token",
+    is_flag=True,
+    help="streamable-http: require no token, for an authenticating proxy in front (any local user can call).",
 )
 @click.option(
     "--allow-drift", is_flag=True, help="Call MCP tools whose upstream definition changed since they were vendored."
@@ -35,7 +40,7 @@ from vendorgen.cli.output import _echo
     help="Let clients name local files inside DIR (repeatable); otherwise a file argument is its content, a data: URI.",
 )
 def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, port: int, allow_remote: bool,
-          token_env: str | None, allow_drift: bool, read_only: bool, files: tuple[str, ...]) -> None:  # fmt: skip
+          token_env: str | None, no_token: bool, allow_drift: bool, read_only: bool, files: tuple[str, ...]) -> None:  # fmt: skip
     """Serve the vendored tools as one MCP server, pinned to what was reviewed.
 
     Writes (or refreshes) the output package's _vendored_server.py from the
@@ -45,7 +50,9 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     NAME picks modules or tools (default: all). A tool of an upstream MCP
     server whose description or input schema changed since it was vendored
     is refused, unless --allow-drift (its annotations too: a tool served with
-    --read-only stays read-only).
+    --read-only stays read-only). Over streamable-http every request must
+    carry a token (`Authorization: Bearer <token>` or `?token=<token>`): one
+    made for the run, printed in the URL, unless --token-env or --no-token.
 
     \b
     Examples:
@@ -62,6 +69,8 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     # An MCP client starts this in a directory of its own unless its config gives the project's (`cwd`):
     # the error outside a project names that directory.
     workspace = _workspace()
+    # --files names directories as the user sees them: from where the command started, before the chdir below.
+    roots = [os.path.abspath(directory) for directory in files]
     module = serving.server_module(workspace, workspace.read_lock())
     python = project_interpreter.find(workspace.root).executable
     os.chdir(workspace.root)  # `python -m` finds the package from here
@@ -75,7 +84,8 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     args = [python, "-m", module.dotted, *names, "--transport", transport, "--host", host, "--port", str(port)]
     args += ["--allow-remote"] * allow_remote + ["--allow-drift"] * allow_drift + ["--read-only"] * read_only
     args += ["--token-env", token_env] if token_env else []
-    args += [option for directory in files for option in ("--files", os.path.abspath(directory))]
+    args += ["--no-token"] * no_token
+    args += [option for directory in roots for option in ("--files", directory)]
     if os.name == "posix":
         os.execv(python, args)  # the client talks to the server itself, over this process's stdio
     sys.exit(subprocess.call(args))

@@ -20,6 +20,11 @@ _TRUST_UNREVIEWED = (
     "Re-inspect a source even when the lock or snapshot says to run something other than what the "
     "reviewed file was generated from (`vendorgen check` names what differs)."
 )
+# --render-templates of the commands that render without writing (vendorgen.sync.local.unrendered).
+_RENDER_TEMPLATES = (
+    "Render the project's custom templates even where they differ from what vendorgen.lock records "
+    "(a pull request may have changed them; they render sandboxed either way). Read them first."
+)
 # --pre of the commands that look for a pinned npx/uvx package's newer version (vendorgen.sources.pins).
 _PRE = (
     "A pinned stdio package may move to a prerelease (npm: any dist-tag; uvx: --prerelease allow); "
@@ -33,17 +38,27 @@ _PRE = (
 @click.option("--allow-edits", is_flag=True, help="Report local edits without failing on them.")
 @click.option("--trust", is_flag=True, help=_TRUST_UNREVIEWED)
 @click.option("--pre", "prereleases", is_flag=True, help=_PRE)
+@click.option("--render-templates", is_flag=True, help=_RENDER_TEMPLATES)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def check(
-    names: tuple[str, ...], remote: bool, allow_edits: bool, trust: bool, prereleases: bool, as_json: bool
+    names: tuple[str, ...],
+    remote: bool,
+    allow_edits: bool,
+    trust: bool,
+    prereleases: bool,
+    render_templates: bool,
+    as_json: bool,
 ) -> None:
     """Check vendored modules against the lock, offline; exit 1 on any difference.
 
     Regenerates each locked module from its committed snapshot and compares it
     with the file on disk. Reports local edits, vendorgen/template/config drift,
-    missing files and vendored-looking files the lock does not list, with
-    unified diffs. Modules whose hashes all match are not regenerated. A
-    project without vendorgen.lock is an error (exit 2), not a pass.
+    missing files, vendored-looking files the lock does not list and code in
+    an output package that vendorgen did not write, with unified diffs. The
+    lock's hashes are never taken as proof: a module is regenerated unless
+    your cache (outside the project, $VENDORGEN_CACHE_DIR) remembers what
+    exactly its inputs generate. A project without vendorgen.lock is an
+    error (exit 2), not a pass.
 
     With --remote, re-inspects every source instead (each once, several at a
     time) and reports what changed upstream (tools or parameters added or
@@ -81,13 +96,13 @@ def check(
     else:
         from vendorgen.sync.check import check as check_offline
 
-        result = check_offline(workspace, names, allow_edits)
+        result = check_offline(workspace, names, allow_edits, render_templates)
         code = 0 if result.ok else 1
         flagged = _review_counts(workspace, names)
         if as_json:
             _report(workspace, result.ok, [report.check_json(state) for state in result.states],
                     [{"message": problem} for problem in result.shared_tools], extra=result.extra,
-                    shadows=list(result.shadows), review=flagged)  # fmt: skip
+                    shadows=list(result.shadows), unowned=list(result.unowned), review=flagged)  # fmt: skip
         else:
             _say(report.check_text(result), nl=False)
             if any(flagged[level] for level in ("high", "medium")):
@@ -121,9 +136,17 @@ def _review_counts(workspace: Workspace, names: Sequence[str]) -> dict[str, int]
     "--trust", is_flag=True, help=f"Take new upstream code of modules vendored as they are (hub:). {_TRUST_UNREVIEWED}"
 )
 @click.option("--pre", "prereleases", is_flag=True, help=_PRE)
+@click.option("--render-templates", is_flag=True, help=f"With --dry-run or --diff: {_RENDER_TEMPLATES}")
 @click.option("--json", "as_json", is_flag=True, help="Print what changed (or would) as JSON.")
 def update(
-    names: tuple[str, ...], offline: bool, dry_run: bool, show_diff: bool, trust: bool, prereleases: bool, as_json: bool
+    names: tuple[str, ...],
+    offline: bool,
+    dry_run: bool,
+    show_diff: bool,
+    trust: bool,
+    prereleases: bool,
+    render_templates: bool,
+    as_json: bool,
 ) -> None:
     """Re-inspect sources and regenerate vendored modules, keeping local edits.
 
@@ -149,9 +172,10 @@ def update(
         _json_mode("update")
     workspace = _workspace()
     entries = select(workspace.read_lock(), names)
+    preview = dry_run or show_diff  # writing adopts the project's templates; a preview renders them only if told
     with _counter(len(entries), "reading") as advance:
-        plan = plan_update(workspace, entries, offline, trust, progress=advance, prereleases=prereleases)
-    preview = dry_run or show_diff
+        plan = plan_update(workspace, entries, offline, trust, progress=advance, prereleases=prereleases,
+                           render_changed=render_templates or not preview)  # fmt: skip
     if not preview:
         apply_update(workspace, plan.steps, plan.runtime)
     error = plan.error(preview)
@@ -186,6 +210,7 @@ def _step_flags(workspace: Workspace, step: Any) -> list[Any]:
 
 
 def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, show_diff: bool) -> None:
+    from vendorgen import sources  # start-up: `vendorgen --help` loads no source module
     from vendorgen.cli.report import step_text
     from vendorgen.cli.review import say_flags
 
@@ -196,11 +221,10 @@ def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, sho
             _say(step_text(step, preview))
             if step.snapshot_text is not None:  # it brings in a new snapshot: what a model will read, flagged
                 say_flags(step.entry.name, _step_flags(workspace, step))
-        if step.review:
-            from vendorgen.sources.hub_review import review
-
+        found = sources.load(step.entry.kind).review(step.review) if step.review else None
+        if found is not None:
             _say(f"review of the new {_shown(workspace, step.entry.path)} ({step.new_entry.revision[:12]}):")
-            for line in review(step.review).lines():
+            for line in found.lines():
                 _say(line)
         if show_diff and step.diff():
             _say(step.diff(), nl=False)
@@ -213,8 +237,9 @@ def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, sho
 @click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=_complete_names)
 @click.option("--offline", is_flag=True, help="Show only local edits; do not contact the sources.")
 @click.option("--trust", is_flag=True, help=_TRUST_UNREVIEWED)
+@click.option("--render-templates", is_flag=True, help=_RENDER_TEMPLATES)
 @click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
-def diff(names: tuple[str, ...], offline: bool, trust: bool, as_json: bool) -> None:
+def diff(names: tuple[str, ...], offline: bool, trust: bool, render_templates: bool, as_json: bool) -> None:
     """Show each module's upstream changes and local edits, apart.
 
     Upstream: the locked snapshot against what the source answers now, as a
@@ -236,7 +261,7 @@ def diff(names: tuple[str, ...], offline: bool, trust: bool, as_json: bool) -> N
     workspace = _workspace()
     entries = select(workspace.read_lock(), names)
     with _counter(0 if offline else len(entries), "reading") as advance:
-        diffs = diff_modules(workspace, entries, offline, trust, advance)
+        diffs = diff_modules(workspace, entries, offline, trust, advance, render_templates)
     failed = [item for item in diffs if item.error is not None]
     if as_json:
         errors = [{"message": str(item.error), "source": item.local.entry.source,

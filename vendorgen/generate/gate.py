@@ -12,7 +12,6 @@ import dataclasses
 import enum
 import functools
 import hashlib
-import json
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -23,9 +22,8 @@ from vendorgen.errors import GateError
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec, ToolSpec
 from vendorgen.naming import FORBIDDEN_NAMES
 from vendorgen.package import files
-from vendorgen.project.paths import RUNTIME_FILES
-from vendorgen.sources.toolfile import ToolFile
-from vendorgen.text.formatter import DEFAULT_LINE_LENGTH, format_source, without_gc
+from vendorgen.project.paths import RUNTIME_FILES, is_runtime_import
+from vendorgen.text.formatter import DEFAULT_LINE_LENGTH, without_gc
 from vendorgen.text.pysource import check_as_written
 
 if TYPE_CHECKING:
@@ -52,7 +50,7 @@ def check_module(code: str, module: ModuleSpec, source: Source, line_length: int
 
 
 def _check_module(code: str, module: ModuleSpec, source: Source, line_length: int) -> None:
-    check_encoding(code, module)
+    check_as_written(code, module.name)
     try:
         tree = cst.parse_module(code)
     except cst.ParserSyntaxError as exc:
@@ -62,22 +60,10 @@ def _check_module(code: str, module: ModuleSpec, source: Source, line_length: in
         compile(code, f"<{module.name}>", "exec", dont_inherit=True)
     except SyntaxError as exc:
         raise GateError(f"{module.name}: generated code does not compile: {exc.msg} (line {exc.lineno})") from None
-    if module.carried_code:
-        _check_verbatim(code, module, line_length)
+    if source.check_written(code, module, line_length):  # not rendered from its template: checked by its kind
         return
     check_shadowing(code, module)
     _Checker(tree, module, source.imports_allowed(module), {**ANNOTATIONS, **source.annotations}).run()
-
-
-def check_encoding(source: str, module: ModuleSpec) -> None:
-    """The file as written, read as Python reads it, is `source`; carried code declares no other encoding.
-
-    Carried code's own `coding:` line sits below vendorgen's header, where Python ignores it; one
-    naming another codec still says the author's bytes meant other text than the review read.
-    """
-    check_as_written(source, module.name)
-    if module.carried_code:
-        check_as_written(module.carried_code, f"{module.name}: the carried code")
 
 
 def check_shadowing(source: str, module: ModuleSpec) -> None:
@@ -120,31 +106,6 @@ def _module_bindings(statement: ast.stmt) -> Iterator[str]:
         )
 
 
-def _check_verbatim(source: str, module: ModuleSpec, line_length: int) -> None:
-    """A module carrying code (`ModuleSpec.carried_code`): vendorgen's header, then that code exactly as black formats it.
-
-    The code is the author's, so it is not held to the template shapes; what is
-    checked is that nothing was added or changed, and that its Tool class still
-    carries the attributes the spec (and so the lock) describes.
-    """
-    body = format_source(module.carried_code, line_length)
-    header = source[: len(source) - len(body)]
-    if not source.endswith(body) or not header.startswith("# Vendored by vendorgen "):
-        raise GateError(f"{module.name}: the vendored code is not the original under vendorgen's header")
-    if any(line.strip() and not line.startswith("#") for line in header.splitlines()):
-        raise GateError(f"{module.name}: the header of a vendored file may only hold comments")
-    file = ToolFile(source, module.name)
-    for tool in module.tools:
-        actual = file.attributes(tool.class_name)
-        expected = tool.class_attributes()
-        for key in sorted({*actual, *expected}):
-            if json.dumps(actual.get(key), sort_keys=True) != json.dumps(expected.get(key), sort_keys=True):
-                raise GateError(
-                    f"{module.name}: {tool.class_name}.{key} differs from the spec"
-                    " (a vendored file is kept verbatim: config overrides cannot rename or redescribe it)"
-                )
-
-
 class _Checker:
     def __init__(
         self, tree: cst.Module, module: ModuleSpec, allowed_imports: frozenset[str], annotations: dict[str, str]
@@ -168,7 +129,7 @@ class _Checker:
             for small in statement.body
             if isinstance(small, cst.ImportFrom)
             for name in _imported_names(tree, small)
-            if files.is_runtime_import(name) and name.rpartition(".")[2] in files.tool_bases()
+            if is_runtime_import(name) and name.rpartition(".")[2] in files.tool_bases()
         }
         # Filled by `run`, read by the one walk in `check_everywhere`: the roots of template
         # code (whose strings must be plain) and, inside them, the values already compared

@@ -23,7 +23,7 @@ from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.requirements import ranged
 from vendorgen.project.workspace import SCHEMAS_DIR, Workspace
 from vendorgen.sources import Source
-from vendorgen.sources.base import Inspection
+from vendorgen.sources.base import Inspection, snapshot_options
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,8 @@ def module_code(source: Source, module: ModuleSpec, schema_sha256: str, workspac
     from vendorgen.generate.render import render_module
     from vendorgen.text.formatter import format_source
 
+    for tool in module.tools:  # a name given as it is (a hub tool's own, an override) is not renamed: refused
+        naming.refuse_agent_tool_name(tool.name, f"{module.name}.{tool.class_name}")
     rendered = render_module(module, schema_sha256, source, workspace.templates_dir())
     code = format_source(rendered, workspace.config.line_length)
     check_module(code, module, source, workspace.config.line_length)
@@ -179,10 +181,7 @@ def _generate_member(
 def _refuse_vendored(workspace: Workspace, source: Source, uri: str, options: sources.AddOptions) -> None:
     """Refuse, before contacting the source, what the lock shows is vendored already: the module these
     options named before, or a --name another source's module holds."""
-    from vendorgen.naming import python_name
-    from vendorgen.sources.base import snapshot_options
-
-    name = python_name(options.name) if options.name else None
+    name = naming.python_name(options.name) if options.name else None
     for entry in workspace.read_lock():
         if name == entry.name and entry.source != uri:
             raise UsageError(f"{name!r} is already vendored from {entry.source}; pick another --name")
@@ -198,10 +197,8 @@ def _refuse_vendored(workspace: Workspace, source: Source, uri: str, options: so
 
 def _refuse_shared_tool_names(entries: dict[str, LockEntry], generated: list[Generated]) -> None:
     """Two modules with a tool of the same name cannot be served, nor told apart by an agent."""
-    from vendorgen.naming import shared_tool_names
-
     added = {item.module.name: item for item in generated}
-    for tool, modules in shared_tool_names({entry.name: entry.tools for entry in entries.values()}).items():
+    for tool, modules in naming.shared_tool_names({entry.name: entry.tools for entry in entries.values()}).items():
         new = next((added[module] for module in modules if module in added), None)
         if new is not None:
             hint = "re-add it with --prefix P" if "prefix" in new.source.options else "re-add it with --name NAME"

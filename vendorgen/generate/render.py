@@ -13,6 +13,7 @@ import jinja2
 
 from vendorgen import __version__, builtin_templates_dir, templates_version
 from vendorgen.errors import TemplateError
+from vendorgen.generate.sandbox import TemplateSandbox, render_bounded
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec
 from vendorgen.review.notes import module_notes, tool_notes
 from vendorgen.text.literals import comment_text, docstring_body, python_literal
@@ -22,12 +23,13 @@ if TYPE_CHECKING:
 
 
 @lru_cache(maxsize=8)
-def environment(user_templates: Path | None = None, source: Source | None = None) -> jinja2.Environment:
+def environment(user_templates: Path | None = None, source: Source | None = None) -> TemplateSandbox:
     """One environment per templates directory and source; user files override the source's and
-    built-ins file by file (a source kept outside vendorgen has its template in its own directory)."""
+    built-ins file by file (a source kept outside vendorgen has its template in its own directory).
+    Sandboxed and bounded, built-in templates too (vendorgen.generate.sandbox)."""
     directories = [user_templates, source.template_dir if source else None, builtin_templates_dir()]
     loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(path)) for path in directories if path is not None]
-    env = jinja2.Environment(
+    env = TemplateSandbox(
         loader=jinja2.ChoiceLoader(loaders),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -65,13 +67,15 @@ def _rendered(env: jinja2.Environment, name: str, **context: object) -> str:
     (`module.uses_literal`): StrictUndefined makes that an error, never silently different code.
     """
     with _template_errors(name):
-        return env.get_template(name).render(**context)
+        return render_bounded(env.get_template(name).generate(**context))
 
 
 @contextmanager
 def _template_errors(name: str) -> Iterator[None]:
     try:
         yield
+    except RecursionError:  # a macro calling itself without end
+        raise TemplateError(f"the template {name} does not render: its macros call themselves too deep") from None
     except jinja2.TemplateSyntaxError as exc:  # before rendering: its own file and line
         where = f"{exc.filename or name}, line {exc.lineno}"
         raise TemplateError(f"the template {where} is not valid Jinja2: {exc.message}") from None

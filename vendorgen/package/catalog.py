@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from vendorgen import __version__
 from vendorgen.errors import UsageError
 from vendorgen.package import derived, files
 from vendorgen.project.paths import CATALOG_FILE
@@ -75,8 +76,7 @@ def catalog_module(
 
     `pending`: files about to be written (root-relative path -> text), read instead of the disk's.
     """
-    from vendorgen import __version__
-    from vendorgen.package.shipped._vendored_catalog import index_entry
+    from vendorgen.package.shipped._vendored_catalog import index_entry  # the shipped file: only when one is written
 
     path = f"{derived.one_directory(entries, COMMAND)}/{FILE_NAME}"
     found: list[_ToolClass] = []

@@ -17,12 +17,21 @@ from typing import Any
 
 from vendorgen import sources
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.package import files
-from vendorgen.package.files import RuntimeEntry
+from vendorgen.package import files, moved
+from vendorgen.package.catalog import catalog_module
+from vendorgen.package.serve import server_module
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
-from vendorgen.project.lockfile import LockEntry
-from vendorgen.project.paths import CATALOG_FILE, RUNTIME_FILES, SERVER_FILE, SERVER_OFFERS_FILE, TRANSPORT_FILE
+from vendorgen.project.lockfile import LockEntry, RuntimeEntry
+from vendorgen.project.paths import (
+    CATALOG_FILE,
+    CONTENT_FILE,
+    RUNTIME_FILE,
+    RUNTIME_FILES,
+    SERVER_FILE,
+    SERVER_OFFERS_FILE,
+    TRANSPORT_FILE,
+)
 from vendorgen.project.workspace import Workspace
 
 
@@ -36,13 +45,19 @@ class RuntimeChanges:
     notes: list[str] = field(default_factory=list)  # what update did, for its report
 
 
-def needed_paths(entries: Iterable[LockEntry]) -> dict[str, str]:
-    """The run-time files the modules of `entries` need: root-relative path -> file name, sorted by path."""
+def needed_paths(entries: Iterable[LockEntry], locked: Iterable[str] = ()) -> dict[str, str]:
+    """The run-time files the modules of `entries` need, and the core beside a server module the lock holds
+    (`locked`: its `[[runtime]]` paths) with modules beside it: root-relative path -> file name, sorted by path."""
+    entries = list(entries)
     needed = {
         files.path_beside(entry.path, name): name
         for entry in entries
         for name in sources.load(entry.kind).package_files
     }
+    directories = {PurePosixPath(entry.path).parent for entry in entries}
+    for path in locked:
+        if PurePosixPath(path).name == SERVER_FILE and PurePosixPath(path).parent in directories:
+            needed.setdefault(files.path_beside(path, RUNTIME_FILE), RUNTIME_FILE)
     return dict(sorted(needed.items()))
 
 
@@ -74,7 +89,7 @@ def plan(
 
     locked = {entry.path: entry for entry in workspace.read_runtimes()}
     changes = RuntimeChanges()
-    needed = needed_paths(entries)
+    needed = needed_paths(entries, locked)
     # Edits of a file written by another vendorgen, merged into the files where their code is now.
     carried, merged_from = _carried(workspace, locked, needed) if merge else ({}, set())
     replaced: list[str] = []  # files replaced: the modules beside them must still find what they import
@@ -159,8 +174,9 @@ def _carried(
     An edit lands in its own file, unless its code moved to another file of its directory
     (vendorgen.package.moved: the single runtime from before the split by source kind).
     """
-    from vendorgen.package import moved
-    from vendorgen.sync.history import written_text
+    from vendorgen.sync.history import (
+        written_text,  # upward (pyproject.toml's ignore_imports): an edited copy is merged like a module
+    )
 
     carried: dict[str, tuple[str, str, str]] = {}
     sources: set[str] = set()
@@ -205,7 +221,7 @@ def _follow(
     """
     on_disk = _read(workspace, entry.path)
     try:
-        module = DERIVED_FILES[PurePosixPath(entry.path).name]()(workspace, beside, pending)
+        module = DERIVED_FILES[PurePosixPath(entry.path).name](workspace, beside, pending)
     except (VendorgenError, KeyError, TypeError):  # a module, snapshot or lock it cannot read: `check` says
         module = None
     text = module.files.get(entry.path) if module is not None else None
@@ -222,30 +238,21 @@ def _follow(
                 changes.entries.append(RuntimeEntry(path, sha256_text(shipped), GENERATOR))
 
 
-def _server_module() -> Callable[..., Any]:
-    from vendorgen.package.serve import server_module
-
-    return server_module
-
-
-def _catalog_module() -> Callable[..., Any]:
-    from vendorgen.package.catalog import catalog_module
-
-    return catalog_module
-
-
-# The package files rewritten from the modules beside them: what builds each (imported on use).
-DERIVED_FILES: dict[str, Callable[[], Callable[..., Any]]] = {
-    SERVER_FILE: _server_module,
-    TRANSPORT_FILE: _server_module,  # shipped with the server module, as it is
-    SERVER_OFFERS_FILE: _server_module,  # likewise
-    CATALOG_FILE: _catalog_module,
+# The package files rewritten from the modules beside them: what builds each.
+DERIVED_FILES: dict[str, Callable[..., Any]] = {
+    SERVER_FILE: server_module,
+    TRANSPORT_FILE: server_module,  # shipped with the server module, as it is
+    CONTENT_FILE: server_module,
+    SERVER_OFFERS_FILE: server_module,
+    CATALOG_FILE: catalog_module,
 }
 
 
 def _merged(path: str, source: str, base: str, edited: str, shipped: str, changes: RuntimeChanges) -> str:
     """The file at `path` as this vendorgen ships it, with the edits of `source` merged in three ways from `base`."""
-    from vendorgen.sync.merge import merge3
+    from vendorgen.sync.merge import (
+        merge3,  # upward (pyproject.toml's ignore_imports): an edited copy is merged like a module
+    )
 
     merged = merge3(base, edited, shipped, (f"{source} (your edits)", "as vendorgen wrote it", "vendorgen now"))
     moved = "" if source == path else f" (from {source})"
@@ -260,7 +267,7 @@ def _merged(path: str, source: str, base: str, edited: str, shipped: str, change
 def problems(workspace: Workspace, entries: Iterable[LockEntry], allow_edits: bool = False) -> list[str]:
     """What `check` reports about the runtime copies: each with what to do about it."""
     locked = {entry.path: entry for entry in workspace.read_runtimes()}
-    needed = needed_paths(entries)
+    needed = needed_paths(entries, locked)
     # A file the lock owns where no module needs it is still imported by whatever imports it: reported.
     found = [
         f"{path}: no module beside it needs this run-time file: `vendorgen update` deletes it"

@@ -15,9 +15,9 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from vendorgen.errors import UsageError
-from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
+from vendorgen.project.lockfile import RuntimeEntry
 from vendorgen.project.workspace import LOCK_NAME, LockEntry, Workspace
 
 

@@ -11,24 +11,12 @@ from __future__ import annotations
 
 import ast
 import hashlib
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
 
 from vendorgen.project.paths import RUNTIME_FILES, SERVER_FILES
 
 SHIPPED = Path(__file__).resolve().parent / "shipped"
-
-
-@dataclass(frozen=True)
-class RuntimeEntry:
-    """One package file as the lock's `[[runtime]]` records it: a run-time file, or a server (vendorgen.package.serve)."""
-
-    path: str  # relative to the root
-    sha256: str
-    generator: str
-
-    FIELDS = ("path", "sha256", "generator")
 
 
 @cache
@@ -42,11 +30,6 @@ def text(name: str) -> str:
 def sha256(name: str) -> str:
     """The sha256 of the run-time file `name` as this vendorgen ships it: the gate accepts a copy by it."""
     return hashlib.sha256(text(name).encode("utf-8")).hexdigest()
-
-
-def module_of(name: str) -> str:
-    """The module a generated module imports the file `name` as: `._vendored_gradio`."""
-    return "." + name.removesuffix(".py")
 
 
 @cache
@@ -72,11 +55,6 @@ def public_names() -> frozenset[str]:
 def defined_at_top(name: str) -> frozenset[str]:
     """What the run-time file `name` binds at module level: what a generated module may import from it."""
     return frozenset(found for node in ast.parse(text(name)).body for found in defined_names(node))
-
-
-def is_runtime_import(name: str) -> bool:
-    """`name` (as the gate spells an import, `._vendored_gradio.SpaceTool`) is a name of a run-time file."""
-    return name.rpartition(".")[0] in {module_of(file) for file in RUNTIME_FILES}
 
 
 def path_beside(module_path: str, file_name: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from vendorgen.package import files
-from vendorgen.project.paths import RUNTIME_FILES
+from vendorgen.project.paths import RUNTIME_FILES, module_of
 
 _BLOCK_NOTE = "# From the vendored run time (vendorgen), inlined so that this file stands alone.\n"
 _BASES_NOTE = (
@@ -72,7 +72,7 @@ def inline(module_code: str) -> str:
 
 
 def _is_runtime_import(node: ast.ImportFrom) -> bool:
-    return node.level == 1 and f".{node.module}" in {files.module_of(file) for file in RUNTIME_FILES}
+    return node.level == 1 and f".{node.module}" in {module_of(file) for file in RUNTIME_FILES}
 
 
 def _source(text: str, node: ast.stmt) -> str:

@@ -17,15 +17,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from vendorgen import naming, sources
+from vendorgen import __version__, naming, sources
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.package import derived, files
-from vendorgen.package.files import RuntimeEntry
 from vendorgen.package.server_text import served_text
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
-from vendorgen.project.lockfile import LockEntry
-from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, SERVER_OFFERS_FILE, TRANSPORT_FILE
+from vendorgen.project.lockfile import LockEntry, RuntimeEntry
+from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, SERVER_FILES
 from vendorgen.project.workspace import Workspace
 from vendorgen.review.annotations import read_only_tools
 from vendorgen.text.literals import escape_text
@@ -52,12 +51,11 @@ class ServerModule:
 
     @property
     def files(self) -> dict[str, str]:
-        """What serving writes (root-relative path -> text): the module, and its transport and the serving of
-        resources and prompts as shipped."""
-        shipped = {
-            name: (files.SHIPPED / name).read_text(encoding="utf-8") for name in (TRANSPORT_FILE, SERVER_OFFERS_FILE)
-        }
-        return {self.path: self.text, **{files.path_beside(self.path, name): text for name, text in shipped.items()}}
+        """What serving writes (root-relative path -> text): the module, and its parts as shipped (transport,
+        content, the serving of resources and prompts)."""
+        shipped = {files.path_beside(self.path, name): (files.SHIPPED / name).read_text(encoding="utf-8")
+                   for name in SERVER_FILES if name != FILE_NAME}  # fmt: skip
+        return {self.path: self.text, **shipped}
 
 
 def server_module(
@@ -67,8 +65,9 @@ def server_module(
 
     `pending`: files about to be written (root-relative path -> text), read instead of the disk's.
     """
-    from vendorgen import __version__
-    from vendorgen.package.shipped._vendored_server import definition_hashes
+    from vendorgen.package.shipped._vendored_server import (
+        definition_hashes,  # the shipped file: only when one is written
+    )
 
     directory = derived.one_directory(entries, "vendorgen serve")
     parts = PurePosixPath(directory).parts
@@ -106,28 +105,32 @@ def server_module(
 
 def write(workspace: Workspace, module: ServerModule) -> bool:
     """Write the server module and its transport if one of them or its lock entry differs; True when one changed.
+    The core run time beside them is written too where no module brought it (hub tools alone).
 
     The lock owns them like the run-time files beside them (`[[runtime]]` entries): written through
     `Workspace.commit`, so never half-written, never through a link, and deleted by `remove`
     with the last module beside them.
     """
-    written = {path: RuntimeEntry(path, sha256_text(text), GENERATOR) for path, text in module.files.items()}
     with workspace.mutex():
         locked = workspace.read_runtimes()
-        on_disk = {path: workspace.read_file(path) for path in written}
-        if all(on_disk[path] == text and written[path] in locked for path, text in module.files.items()):
-            return False
-        core = files.path_beside(module.path, RUNTIME_FILE)
-        if not workspace.project.exists(core):
-            raise UsageError(f"{module.path} needs {core}: `vendorgen update` writes it")
         owned = {entry.path for entry in locked}
-        for path, text in module.files.items():
+        core = files.path_beside(module.path, RUNTIME_FILE)
+        texts = dict(module.files)
+        if core not in owned:  # the server imports the core run time, which hub tools alone do not bring
+            texts[core] = files.text(RUNTIME_FILE)
+        elif not workspace.project.exists(core):
+            raise UsageError(f"{module.path} needs {core}: `vendorgen update` restores it")
+        written = {path: RuntimeEntry(path, sha256_text(text), GENERATOR) for path, text in texts.items()}
+        on_disk = {path: workspace.read_file(path) for path in written}
+        if all(on_disk[path] == text and written[path] in locked for path, text in texts.items()):
+            return False
+        for path, text in texts.items():
             found = on_disk[path]
             ours = found == text or (path == module.path and found is not None and found.startswith(_HEADER_START))
             if found is not None and path not in owned and not ours:
                 raise UsageError(f"{path} exists and was not written by vendorgen; move it")
         others = [entry for entry in locked if entry.path not in written]
-        workspace.commit(module.files, workspace.read_lock(), runtimes=[*others, *written.values()])
+        workspace.commit(texts, workspace.read_lock(), runtimes=[*others, *written.values()])
     return True
 
 

@@ -177,7 +177,9 @@ def _hash_templates(directory: Path, kind: str) -> str:
     Every file counts but the other kinds' top-level templates, so overriding
     `mcp.py.j2` leaves `space` modules alone.
     """
-    from vendorgen.sources import registered
+    from vendorgen.sources import (
+        registered,  # upward (pyproject.toml's ignore_imports): the templates' names are the kinds'
+    )
 
     others = {source.template for source in registered() if source.kind != kind}
     digest = hashlib.sha256()
@@ -256,7 +258,7 @@ def _override(tool: str, value: Any) -> ToolOverride:
 
 
 def _source_filter(uri: str, value: Any) -> SourceFilter:
-    from vendorgen.sources import split_uri
+    from vendorgen.sources import split_uri  # upward (pyproject.toml's ignore_imports): a filter's key is a source URI
 
     where = _key(_ROOT_KEY, "sources", uri)
     try:

@@ -11,11 +11,22 @@ from typing import Any
 import tomli_w
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.fingerprint import Fingerprint
 from vendorgen.project.paths import LOCK_NAME, module_files, package_file
 
 LOCK_VERSION = 1
+
+
+@dataclass(frozen=True)
+class RuntimeEntry:
+    """One package file as the lock's `[[runtime]]` records it: a run-time file (vendorgen.package.files), or a
+    server (vendorgen.package.serve)."""
+
+    path: str  # relative to the root
+    sha256: str
+    generator: str
+
+    FIELDS = ("path", "sha256", "generator")
 
 
 @dataclass(frozen=True)

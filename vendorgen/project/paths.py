@@ -37,26 +37,42 @@ GRADIO_FILE = "_vendored_gradio.py"
 MCP_FILE = "_vendored_mcp.py"
 # What MCP resources, resource templates and prompts add to MCP_FILE.
 MCP_OFFERS_FILE = "_vendored_mcp_offers.py"
+MCP_TRANSPORT_FILE = "_vendored_mcp_transport.py"
+MCP_AUTH_FILE = "_vendored_mcp_auth.py"  # how MCP tools authenticate over HTTP (headers, OAuth)
 LANGCHAIN_FILE = "_vendored_langchain.py"
-RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_FILE, MCP_OFFERS_FILE, LANGCHAIN_FILE)
+RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_TRANSPORT_FILE, MCP_AUTH_FILE, MCP_FILE, MCP_OFFERS_FILE,
+                 LANGCHAIN_FILE)  # fmt: skip
 # The MCP server of the tools of one directory, and how it meets its clients (vendorgen/package/serve.py
 # writes both).
 SERVER_FILE = "_vendored_server.py"
-# The server's transports (stdio pipes, streamable HTTP), shipped beside it.
+# The server's transports (stdio pipes, streamable HTTP), and how a call's values cross between client and tool
+# (file arguments in, content items out): shipped beside it.
 TRANSPORT_FILE = "_vendored_transport.py"
+CONTENT_FILE = "_vendored_content.py"
 # How the server serves vendored MCP resources, resource templates and prompts, shipped beside it.
 SERVER_OFFERS_FILE = "_vendored_server_offers.py"
-SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE, SERVER_OFFERS_FILE)
+SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE, CONTENT_FILE, SERVER_OFFERS_FILE)
 # The catalog of the tools of one directory, for agents with many tools (vendorgen/package/catalog.py writes it).
 CATALOG_FILE = "catalog.py"
 # The files of an output package that are not modules of their own: the lock's `[[runtime]]` entries.
 PACKAGE_FILES = (*RUNTIME_FILES, *SERVER_FILES, CATALOG_FILE)
+
 # A module name is a file name: bounded so that `.<name>.py.vendorgen-new` stays far below the
 # 255 bytes file systems allow for one name.
 MAX_NAME_LENGTH = 100
 _MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
 # Directories whose Python files the interpreter or an installer owns (`.venv` is hidden anyway).
 _PACKAGE_DIRS = frozenset({"site-packages", "dist-packages", "__pycache__"})
+
+
+def module_of(name: str) -> str:
+    """The module a generated module imports the run-time file `name` as: `._vendored_gradio`."""
+    return "." + name.removesuffix(".py")
+
+
+def is_runtime_import(name: str) -> bool:
+    """`name` (as the gate spells an import, `._vendored_gradio.SpaceTool`) is a name of a run-time file."""
+    return name.rpartition(".")[0] in {module_of(file) for file in RUNTIME_FILES}
 
 
 def check_module_name(name: str) -> None:

@@ -36,9 +36,9 @@ from typing import Any
 import filelock
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.package.files import RuntimeEntry
 from vendorgen.project.config import load_config
-from vendorgen.project.lockfile import LockEntry, dump_lock, lock_owns, parse_lock_text
+from vendorgen.project.lock_holder import lock_holder
+from vendorgen.project.lockfile import LockEntry, RuntimeEntry, dump_lock, lock_owns, parse_lock_text
 from vendorgen.project.paths import (
     JOURNAL_NAME,
     LOCK_NAME,
@@ -162,8 +162,6 @@ class Workspace:
 
     def _wait_for_mutex(self, descriptor: int, timeout: float) -> None:
         """Take the project lock another process holds, saying so on a terminal after a second (as for sources)."""
-        from vendorgen.project.lock_holder import lock_holder
-
         holder = lock_holder(descriptor)
         held_by = f" (process {holder})" if holder else ""
         deadline = time.monotonic() + timeout

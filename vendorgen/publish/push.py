@@ -8,8 +8,9 @@ lock describes.
   its own kind's template and passed through the gate, with what it uses of
   the run-time files inlined (`vendorgen.package.inline`). smolagents' `from_code`
   runs the file and instantiates the first `Tool` subclass in alphabetical
-  order with no arguments, so the file holds exactly one. A module that carries
-  its author's code (`ModuleSpec.carried_code`) is that file, as vendored.
+  order with no arguments, so the file holds exactly one. A module of a kind
+  that vendors its author's code as written (`Source.vendored_as_written`) is
+  that file, as vendored.
 - `app.py`: a Gradio demo for every input and output type (JSON text for
   array, object and any), from `templates/push/app.py.j2`.
 - `requirements.txt`: what tool.py imports (and what its source declares),
@@ -41,10 +42,9 @@ from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
 from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, hub_errors, within_deadline
-from vendorgen.sources.hub_review import review
 from vendorgen.sources.toolfile import ToolFile
 from vendorgen.text.formatter import format_source
-from vendorgen.text.pysource import python_text
+from vendorgen.text.pysource import imported_packages, python_text
 
 # The Space SDK installs gradio itself, at the README's `sdk_version` (the version installed here).
 _SDK_PROVIDED = "gradio"
@@ -104,7 +104,7 @@ def build_folder(workspace: Workspace, reference: str, repo_id: str, tool_name: 
     # one tool, and what it uses of the runtime module is inlined: from_hub loads tool.py alone.
     tool_py = (
         generated.code
-        if module.carried_code
+        if generated.source.vendored_as_written
         else format_source(
             inline(pipeline.module_code(generated.source, module, generated.schema_sha256, workspace)),
             workspace.config.line_length,
@@ -120,6 +120,7 @@ def build_folder(workspace: Workspace, reference: str, repo_id: str, tool_name: 
         schema_sha256=generated.schema_sha256,
         gradio_version=_installed(_SDK_PROVIDED),
         vendorgen_version=__version__,
+        secrets=_secrets(generated.snapshot),
     )
     app_py = render_file("push/app.py.j2", templates, **_app_context(module.tools[0]))
     pins = render_file("push/requirements.txt.j2", templates, requirements=requirements(tool_py, module.requirements))
@@ -198,7 +199,7 @@ def requirements(tool_py: str, declared: Iterable[str]) -> list[str]:
     by_import = importlib.metadata.packages_distributions()
     pinned: dict[str, str] = {}
     missing: list[str] = []
-    names = [name for name in review(tool_py).packages if name not in sys.stdlib_module_names]
+    names = [name for name in imported_packages(tool_py) if name not in sys.stdlib_module_names]
     for line in declared:
         try:
             names.append(Requirement(line).name)
@@ -287,6 +288,14 @@ def _installed(distribution: str) -> str | None:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
         return None
+
+
+def _secrets(snapshot: dict[str, Any]) -> list[str]:
+    """The environment variables the tool reads for its MCP server's credentials (to set as the Space's secrets)."""
+    from vendorgen.package.shipped._vendored_mcp_auth import variables
+
+    server = snapshot.get("server") if snapshot.get("kind") == "mcp" else None
+    return variables(server) if isinstance(server, dict) and server.get("transport") != "stdio" else []
 
 
 def _notes(workspace: Workspace, entry: LockEntry) -> tuple[str, ...]:

@@ -44,7 +44,7 @@ import difflib
 import threading
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.project.paths import RUNTIME_FILE, RUNTIME_FILES
+from vendorgen.project.paths import RUNTIME_FILE, RUNTIME_FILES, is_runtime_import, module_of
 from vendorgen.sources.base import (
     COMMON_IMPORTS,
     OPTION_FIELDS,
@@ -95,11 +95,9 @@ def _add(source: Source | type[Source]) -> Source:
 
 def _check_package_files(source: Source) -> None:
     """A source names only run-time files vendorgen ships, and every one its allowed imports come from."""
-    from vendorgen.package import files
-
     unknown = sorted(set(source.package_files) - set(RUNTIME_FILES))
-    imported = {name.rpartition(".")[0] for name in source.allowed_imports if files.is_runtime_import(name)}
-    missing = sorted(imported - {files.module_of(name) for name in source.package_files})
+    imported = {name.rpartition(".")[0] for name in source.allowed_imports if is_runtime_import(name)}
+    missing = sorted(imported - {module_of(name) for name in source.package_files})
     if unknown or missing or (source.package_files and RUNTIME_FILE not in source.package_files):
         raise UsageError(
             f"the source {source.kind!r} declares package_files {list(source.package_files)}: they must be among"

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.waits import NO_WAITS, Waits
@@ -20,6 +20,7 @@ from vendorgen.waits import NO_WAITS, Waits
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec
     from vendorgen.project.interpreter import Interpreter
+    from vendorgen.project.lockfile import LockEntry
     from vendorgen.sources.portable import Problem
 
 # What every generated module may import, whatever its source.
@@ -49,6 +50,20 @@ class AddOptions:
     resource_names: tuple[str, ...] = ()
     prompts: bool = False
     prompt_names: tuple[str, ...] = ()
+    # An HTTP MCP server's credentials, by name only: "Header=template with ${VARIABLE}"; a pre-registered
+    # OAuth client's id, the variable holding its secret, or the URL of its client metadata document.
+    headers: tuple[str, ...] = ()
+    client_id: str | None = None
+    client_secret_env: str | None = None
+    client_metadata_url: str | None = None
+
+
+class Review(Protocol):
+    """What a person should read of a module's code before it first runs (`Source.review`)."""
+
+    def lines(self) -> list[str]: ...  # as `add` and `update` print it, one entry per line
+
+    def to_json(self) -> dict[str, Any]: ...  # as `--json` holds it
 
 
 @dataclass(frozen=True)
@@ -95,6 +110,9 @@ class Source:
     ranges: ClassVar[Mapping[str, str]] = MappingProxyType({"smolagents": ">=1.20,<2"})
     # The tool class attribute holding a tool's remote name, for a source with `served_definitions`.
     served_name_attribute: ClassVar[str] = ""
+    # Its modules are code their author wrote, vendored as it is under vendorgen's header rather than rendered
+    # from its template: `push` publishes the vendored file itself.
+    vendored_as_written: ClassVar[bool] = False
 
     def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
         raise NotImplementedError(f"{self.kind}: sources are not inspected, only their members")
@@ -128,6 +146,23 @@ class Source:
     def imports_allowed(self, module: ModuleSpec) -> frozenset[str]:
         """What the gate lets `module` import: `allowed_imports`, plus what this module itself names."""
         return self.allowed_imports
+
+    def check_written(self, code: str, module: ModuleSpec, line_length: int) -> bool:
+        """The gate's check of `code`, generated for `module`, when this kind does not render it from its template
+        (GateError when it fails): True when it did, and the template's checks (imports, shapes) do not apply."""
+        return False
+
+    def review(self, code: str) -> Review | None:
+        """What a person should read of `code`, one of its generated modules, before it first runs (`add` and
+        `update` print it): None for code rendered from its template, which the gate holds to its shapes."""
+        return None
+
+    def unreviewed(self, new: ModuleSpec, locked: dict[str, Any], on_disk: str | None, entry: LockEntry,
+                   line_length: int) -> str:  # fmt: skip
+        """Why `update` writes `new` (re-inspection's module of `entry`) only with --trust: it runs code the file on
+        disk (`on_disk`) does not hold as the user reviewed it, whether new since the snapshot `locked` or
+        changed in it. '' when nothing is: code rendered from a template runs only as the gate allowed it."""
+        return ""
 
     def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
         """Why the module vendored from `snapshot` may not work from a Hub Space (`vendorgen push`), offline."""
@@ -196,5 +231,6 @@ def check_options(source: Source, given: Mapping[str, str]) -> None:
 _FLAGS = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "trust": "--trust", "env": "--env",
           "tools": "--tool", "prefix": "--prefix", "class_name": "--class", "keep_going": "--keep-going",
           "name": "--name", "token": "--token", "resources": "--resources", "resource_names": "--resource",
-          "prompts": "--prompts", "prompt_names": "--prompt"}  # fmt: skip
+          "prompts": "--prompts", "prompt_names": "--prompt", "headers": "--header", "client_id": "--client-id",
+          "client_secret_env": "--client-secret-env", "client_metadata_url": "--client-metadata-url"}  # fmt: skip
 OPTION_FIELDS = tuple(_FLAGS)  # every AddOptions field but none other

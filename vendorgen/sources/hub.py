@@ -17,18 +17,22 @@ each request is bounded in total (hub_client.within_deadline).
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from vendorgen import naming
-from vendorgen.errors import SchemaError, SourceUnreachable, UsageError, VendorgenError
+from vendorgen.errors import GateError, SchemaError, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.model import NO_DEFAULT, SMOLAGENTS_TYPES, InputSpec, ModuleSpec, ToolSpec
-from vendorgen.sources.base import TRUST_NOTE, AddOptions, Inspection, Source
+from vendorgen.sources.base import TRUST_NOTE, AddOptions, Inspection, Review, Source
 from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, fetch_file, hub_errors, within_deadline
 from vendorgen.text import limits, schema
+from vendorgen.text.formatter import format_source
 from vendorgen.text.literals import escape_text, python_literal
+from vendorgen.text.pysource import check_as_written
 
 if TYPE_CHECKING:
+    from vendorgen.project.lockfile import LockEntry
     from vendorgen.sources.toolfile import ToolFile
 
 TOOL_FILE = "tool.py"
@@ -218,6 +222,47 @@ def _input(where: str, key: Any, entry: Any) -> InputSpec:
     )
 
 
+def check_verbatim(code: str, module: ModuleSpec, line_length: int) -> None:
+    """`code` is vendorgen's header, then the carried code exactly as black formats it (the gate's check).
+
+    The code is the author's, so it is not held to the template shapes; what is checked is that nothing
+    was added or changed, and that its Tool class still carries the attributes the spec (and so the lock)
+    describes. The carried code's own `coding:` line sits below the header, where Python ignores it; one
+    naming another codec still says the author's bytes meant other text than the review read.
+    """
+    from vendorgen.sources.toolfile import ToolFile  # libcst: paid by the gate, never by `vendorgen add --help`
+
+    check_as_written(module.carried_code, f"{module.name}: the carried code")
+    body = format_source(module.carried_code, line_length)
+    header = code[: len(code) - len(body)]
+    if not code.endswith(body) or not header.startswith("# Vendored by vendorgen "):
+        raise GateError(f"{module.name}: the vendored code is not the original under vendorgen's header")
+    if any(line.strip() and not line.startswith("#") for line in header.splitlines()):
+        raise GateError(f"{module.name}: the header of a vendored file may only hold comments")
+    file = ToolFile(code, module.name)
+    for tool in module.tools:
+        actual = file.attributes(tool.class_name)
+        expected = tool.class_attributes()
+        for key in sorted({*actual, *expected}):
+            if json.dumps(actual.get(key), sort_keys=True) != json.dumps(expected.get(key), sort_keys=True):
+                raise GateError(
+                    f"{module.name}: {tool.class_name}.{key} differs from the spec"
+                    " (a vendored file is kept verbatim: config overrides cannot rename or redescribe it)"
+                )
+
+
+def unreviewed(
+    source: Source, new: ModuleSpec, locked: dict[str, Any], on_disk: str | None, entry: LockEntry, line_length: int
+) -> str:
+    """Code vendored as it is runs only as the user reviewed it: the file on disk, never the snapshot or the
+    lock, which a pull request can change unread."""
+    if on_disk is not None and on_disk.endswith(format_source(new.carried_code, line_length)):
+        return ""
+    if new.carried_code != source.build(locked).carried_code:
+        return f"{entry.source} has new code at {new.revision[:12] or 'an unknown revision'}"
+    return f"{entry.schema} holds code that is not {entry.path} as you reviewed it"
+
+
 def _label(repo_id: str) -> str:
     return f"{TOOL_FILE} of {escape_text(repo_id)}"
 
@@ -242,3 +287,18 @@ class HubSource(Source):
 
     def bound_fields(self, target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
         return bound_fields(target, snapshot)
+
+    vendored_as_written = True
+
+    def check_written(self, code: str, module: ModuleSpec, line_length: int) -> bool:
+        check_verbatim(code, module, line_length)
+        return True
+
+    def review(self, code: str) -> Review:
+        from vendorgen.sources.hub_review import review  # libcst: paid by the commands that show a review
+
+        return review(code)
+
+    def unreviewed(self, new: ModuleSpec, locked: dict[str, Any], on_disk: str | None, entry: LockEntry,
+                   line_length: int) -> str:  # fmt: skip
+        return unreviewed(self, new, locked, on_disk, entry, line_length)

@@ -346,8 +346,8 @@ def _line(exc: BaseException) -> str:
 
 def tool_name(lc_name: str, prefix: str = "") -> str:
     if prefix:
-        return naming.python_name(f"{prefix.rstrip('_')}_{lc_name}")
-    return naming.python_name(lc_name)
+        return naming.tool_name(f"{prefix.rstrip('_')}_{lc_name}")
+    return naming.tool_name(lc_name)
 
 
 # ---------------------------------------------------------------------------
@@ -364,7 +364,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     listing = limits.listing_budget(f"{module_name}:{attr}")
     for raw in snapshot["tools"]:
         given = snapshot.get("tool_name")  # --name; an edited snapshot may hold anything
-        name = naming.python_name(given) if given else tool_name(raw["name"], snapshot.get("prefix", ""))
+        name = naming.tool_name(given) if given else tool_name(raw["name"], snapshot.get("prefix", ""))
         tools.append(_tool(raw, name, listing))
     return ModuleSpec(
         name=naming.python_name(snapshot["name"]),

@@ -25,15 +25,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from vendorgen import naming
-from vendorgen.errors import NotOffered, SchemaError, UsageError
+from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
-from vendorgen.project.paths import MCP_FILE, MCP_OFFERS_FILE, RUNTIME_FILE
+from vendorgen.project.paths import MCP_AUTH_FILE, MCP_FILE, MCP_OFFERS_FILE, MCP_TRANSPORT_FILE, RUNTIME_FILE
 from vendorgen.review.annotations import behaviour
-from vendorgen.sources import mcp_offers, pins
+from vendorgen.sources import mcp_auth, mcp_offers, pins
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options, seconds_from_env
 from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, server_label
-from vendorgen.sources.portable import Problem, stdio_problems, url_problems
+from vendorgen.sources.portable import Problem, credential_problems, stdio_problems, url_problems
 from vendorgen.text import limits, schema
 from vendorgen.text.literals import escape_text
 
@@ -60,9 +60,9 @@ def parse_target(target: str, options: AddOptions, root: Path) -> dict[str, Any]
             "--env passes variables to a stdio server's process; an HTTP server runs elsewhere and gets none"
         )
     if target.startswith("sse:"):
-        return {"transport": "sse", "url": _url(target[len("sse:") :])}
+        return {"transport": "sse", "url": _url(target[len("sse:") :]), **mcp_auth.options_credentials(options)}
     if target.startswith(("http://", "https://")):
-        return {"transport": "streamable-http", "url": _url(target)}
+        return {"transport": "streamable-http", "url": _url(target), **mcp_auth.options_credentials(options)}
     raise UsageError(
         f"mcp:{target} names no transport; use mcp:http(s)://host/mcp (streamable-http), "
         'mcp:sse:http(s)://host/sse (legacy SSE) or "mcp:stdio:<command line>"'
@@ -76,6 +76,9 @@ def _stdio_target(command_line: str, options: AddOptions, root: Path) -> dict[st
         raise UsageError(f"cannot split the stdio command line {command_line!r}: {exc}") from None
     if not argv:
         raise UsageError('mcp:stdio: needs a command line, e.g. "mcp:stdio:python -m my_server"')
+    if given := [flag for field, flag in zip(mcp_auth.HTTP_ONLY, ("--header", "--client-id", "--client-secret-env",
+                                                           "--client-metadata-url")) if getattr(options, field)]:  # fmt: skip
+        raise UsageError(f"{', '.join(given)}: for an HTTP server; a stdio server gets variables with --env")
     if not options.trust:
         raise UsageError(
             f"starting an MCP server over stdio runs a local command ({shlex.join(argv)}), now and each time "
@@ -103,7 +106,7 @@ def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
     is split, never pinned (its package version is already written in it)."""
     if not target.startswith("stdio:"):
         transport, url = ("sse", target[len("sse:") :]) if target.startswith("sse:") else ("streamable-http", target)
-        return {"server.transport": transport, "server.url": url}
+        return {"server.transport": transport, "server.url": url, **mcp_auth.bound_credentials(snapshot)}
     try:
         argv = shlex.split(target[len("stdio:") :])
     except ValueError as exc:
@@ -152,7 +155,17 @@ def inspect(target: str, options: AddOptions, root: Path) -> list[dict[str, Any]
     from vendorgen.sources.mcp_listing import list_offers
 
     timeout = seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
-    info, raw_tools, offered_to_capable, listings = list_offers(server, root, timeout, mcp_offers.wanted(options))
+    login_name = naming.python_name(options.name) if options.name else ""
+    credentials = mcp_auth.credentials(server, login_name)  # a missing variable: said before any request
+    wanted = mcp_offers.wanted(options)
+    try:
+        info, raw_tools, offered_to_capable, listings = list_offers(server, root, timeout, wanted, credentials)
+    except SourceUnreachable:
+        if not mcp_auth.asked(credentials):
+            raise
+        mcp_auth.authorize(server, credentials, timeout)  # asks a person (or the browser), then lists again
+        info, raw_tools, offered_to_capable, listings = list_offers(server, root, timeout, wanted, credentials)
+    server = mcp_auth.recorded(server, credentials)
     instructions = info.pop("instructions", None)  # what the server tells the model: pinned, reviewed
     limits.check_listing(raw_tools, f"the tools/list of the MCP server {server_label(server)}")
     tools = [tool for tool in raw_tools if isinstance(tool, dict)]
@@ -176,7 +189,9 @@ def inspect(target: str, options: AddOptions, root: Path) -> list[dict[str, Any]
     again = replay_options(name, trust=server["transport"] == "stdio", env=list(options.env),
                            tools=list(options.tools), prefix=options.prefix, resources=options.resources,
                            resource_names=list(options.resource_names), prompts=options.prompts,
-                           prompt_names=list(options.prompt_names))  # fmt: skip
+                           prompt_names=list(options.prompt_names), headers=list(options.headers),
+                           client_id=options.client_id, client_secret_env=options.client_secret_env,
+                           client_metadata_url=options.client_metadata_url)  # fmt: skip
     return [
         {
             "kind": "mcp",
@@ -285,8 +300,8 @@ def _own_revision(server: Mapping[str, Any], root: Path | None) -> str:
 def tool_name(mcp_name: str, prefix: str = "") -> str:
     """The smolagents tool name: `get-weather` -> `get_weather`; `--prefix gh` -> `gh_get_weather`."""
     if prefix:
-        return naming.python_name(f"{prefix.rstrip('_')}_{mcp_name}")
-    return naming.python_name(mcp_name)
+        return naming.tool_name(f"{prefix.rstrip('_')}_{mcp_name}")
+    return naming.tool_name(mcp_name)
 
 
 def build(snapshot: dict[str, Any]) -> ModuleSpec:
@@ -302,6 +317,8 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
         tools += mcp_offers.tools(snapshot, prefix, server_name, listing)
     module_name = naming.python_name(snapshot["name"])
     runtime = {"name": server_name, "version": info.get("version", ""), **server}
+    if isinstance(server.get("oauth"), Mapping):  # what a generated tool with no usable token tells to run
+        runtime["oauth"] = {**server["oauth"], "module": module_name}
     constants: tuple[tuple[str, Any], ...] = (("SERVER", runtime), ("TIMEOUT", CALL_TIMEOUT), ("CONNECT_TIMEOUT", CONNECT_TIMEOUT))
     instructions = snapshot.get("instructions")
     if isinstance(instructions, str) and instructions.strip():  # model-read: in the module, where review sees it
@@ -423,7 +440,8 @@ class MCPSource(Source):
     kind = "mcp"
     target = 'mcp:<http(s)://host/mcp> | mcp:sse:<url> | "mcp:stdio:<command line>"'
     help_note = "(stdio needs --trust)"
-    options = frozenset({"trust", "env", "tools", "prefix", "name", "resources", "resource_names", "prompts", "prompt_names"})
+    options = frozenset({"trust", "env", "tools", "prefix", "name", "resources", "resource_names", "prompts",
+                         "prompt_names", "headers", "client_id", "client_secret_env", "client_metadata_url"})  # fmt: skip
     help = """mcp: one module per server, one Tool class per MCP tool, sharing one session;
   stdio runs the command line (python means this interpreter) with --env
   names passed from the environment when it starts (their values are never
@@ -439,7 +457,7 @@ class MCPSource(Source):
         "._vendored_mcp_offers.PromptTool",
         "._vendored_mcp_offers.ResourceTool",
     }
-    package_files = (RUNTIME_FILE, MCP_FILE, MCP_OFFERS_FILE)
+    package_files = (RUNTIME_FILE, MCP_TRANSPORT_FILE, MCP_AUTH_FILE, MCP_FILE, MCP_OFFERS_FILE)
     annotations = MappingProxyType(
         {
             "SERVER": "dict[str, Any]",
@@ -471,7 +489,7 @@ class MCPSource(Source):
         server = snapshot.get("server") or {}
         if server.get("transport") == "stdio":
             return stdio_problems(server, root)
-        return url_problems(str(server.get("url", "")), "its MCP server")
+        return url_problems(str(server.get("url", "")), "its MCP server") + credential_problems(server)
 
     def newer_pins(self, snapshot: dict[str, Any], root: Path, prereleases: bool = False) -> tuple[str, ...]:
         return pins.newer(snapshot, root, prereleases)

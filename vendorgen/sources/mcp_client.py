@@ -29,11 +29,13 @@ from vendorgen.text.limits import ReadBudget
 
 @asynccontextmanager
 async def session(
-    server: Mapping[str, Any], stdio_params: Any, timeout: float, received: ReadBudget, capable: bool = False
+    server: Mapping[str, Any], stdio_params: Any, timeout: float, received: ReadBudget, capable: bool = False,
+    credentials: Any = None,
 ) -> AsyncIterator[tuple[Any, dict]]:
     """An initialized `ClientSession` to `server` and the server's `serverInfo` (with the initialize result's
     `instructions` under that key, when the server gave any), closed on exit.
 
+    `credentials`: what an HTTP server is sent (`_vendored_mcp_auth.Credentials`; None: nothing).
     `capable`: the session declares the roots, sampling and elicitation capabilities (answering
     every such request with an error), to see what a server offers only to clients that have them.
 
@@ -49,7 +51,7 @@ async def session(
     failure: Exception | None = None
     stack = AsyncExitStack()
     try:
-        streams = await stack.enter_async_context(_transport(server, stdio_params, timeout, received))
+        streams = await stack.enter_async_context(_transport(server, stdio_params, timeout, received, credentials))
         client = await stack.enter_async_context(
             ClientSession(
                 streams[0], streams[1], read_timeout_seconds=_request_timeout(timeout), **_capabilities(capable)
@@ -89,7 +91,9 @@ def _capabilities(capable: bool) -> dict[str, Any]:
     return {keyword: refuse for keyword in CAPABILITY_CALLBACKS if capable and keyword in taken}
 
 
-def _transport(server: Mapping[str, Any], stdio_params: Any, timeout: float, received: ReadBudget) -> Any:
+def _transport(
+    server: Mapping[str, Any], stdio_params: Any, timeout: float, received: ReadBudget, credentials: Any = None
+) -> Any:
     if server["transport"] == "stdio":
         # Not bounded while reading: `stdio_client` reads the process's stdout with its own
         # `TextReceiveStream` and joins chunks until a newline, and neither it nor
@@ -102,8 +106,10 @@ def _transport(server: Mapping[str, Any], stdio_params: Any, timeout: float, rec
     http: Any = importlib.import_module("httpx" if mcp_1 else "httpx2")  # mcp 2.x: httpx2, the same API
 
     def client(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
-        """The SDK's `httpx_client_factory`: its own client (the same settings), reading through `received`."""
-        return http.AsyncClient(headers=headers, timeout=timeout, auth=auth, event_hooks=_counting(http, received))
+        """The SDK's `httpx_client_factory`: its own client (the same settings), reading through `received`,
+        with the credentials (the same code as the generated tools': _vendored_mcp_auth.py)."""
+        return http.AsyncClient(**_with_credentials({"headers": headers, "timeout": timeout, "auth": auth,
+                                                     "event_hooks": _counting(http, received)}, credentials))  # fmt: skip
 
     if server["transport"] == "sse":
         from mcp.client.sse import sse_client
@@ -115,17 +121,27 @@ def _transport(server: Mapping[str, Any], stdio_params: Any, timeout: float, rec
         return streamable_http.streamablehttp_client(
             server["url"], timeout=float(timeout), sse_read_timeout=float(timeout), httpx_client_factory=client
         )
-    return _streamable_http_2(server["url"], timeout, received)
+    return _streamable_http_2(server["url"], timeout, received, credentials)
+
+
+def _with_credentials(settings: dict[str, Any], credentials: Any) -> dict[str, Any]:
+    """An HTTP client's keywords `settings` with what `credentials` adds: headers, auth, the origin guard."""
+    if credentials is None:
+        return settings
+    hooks = settings.get("event_hooks") or {}
+    return {**settings, "headers": {**(settings.get("headers") or {}), **credentials.headers},
+            "auth": credentials.auth or settings.get("auth"),
+            "event_hooks": {"response": hooks.get("response", []), "request": credentials.event_hooks["request"]}}  # fmt: skip
 
 
 @asynccontextmanager
-async def _streamable_http_2(url: str, timeout: float, received: ReadBudget) -> AsyncIterator[Any]:
+async def _streamable_http_2(url: str, timeout: float, received: ReadBudget, credentials: Any) -> AsyncIterator[Any]:
     """mcp 2.x: `streamable_http_client` takes an httpx2 client, which holds the time-outs."""
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
-    hooks = _counting(httpx2, received)
-    async with httpx2.AsyncClient(timeout=httpx2.Timeout(timeout), follow_redirects=True, event_hooks=hooks) as http:
+    settings = {"timeout": httpx2.Timeout(timeout), "follow_redirects": True, "event_hooks": _counting(httpx2, received)}
+    async with httpx2.AsyncClient(**_with_credentials(settings, credentials)) as http:
         async with streamable_http_client(url, http_client=http) as streams:  # type: ignore[arg-type]  # mypy sees mcp 1
             yield streams
 

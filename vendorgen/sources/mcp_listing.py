@@ -17,6 +17,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
+from vendorgen.package.shipped._vendored_mcp_auth import CredentialsMissing, headers, secrets_of, variables
+from vendorgen.sources.credentials import redacted
 from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, not_found, server_label, stdio_params
 from vendorgen.text import limits
 from vendorgen.text.literals import escape_text
@@ -25,10 +27,10 @@ MAX_PAGES = 1000
 
 
 def list_tools(
-    server: Mapping[str, Any], root: Path, timeout: float = DEFAULT_TIMEOUT
+    server: Mapping[str, Any], root: Path, timeout: float = DEFAULT_TIMEOUT, credentials: Any = None
 ) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None]:
     """`list_offers` of the tools alone."""
-    info, tools, capable, _ = list_offers(server, root, timeout)
+    info, tools, capable, _ = list_offers(server, root, timeout, credentials=credentials)
     return info, tools, capable
 
 
@@ -37,7 +39,11 @@ CAPABILITY = {"resources": "resources", "resourceTemplates": "resources", "promp
 
 
 def list_offers(
-    server: Mapping[str, Any], root: Path, timeout: float = DEFAULT_TIMEOUT, also: tuple[str, ...] = ()
+    server: Mapping[str, Any],
+    root: Path,
+    timeout: float = DEFAULT_TIMEOUT,
+    also: tuple[str, ...] = (),
+    credentials: Any = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None, dict[str, list[dict[str, Any]]]]:
     """(serverInfo, every tool as the JSON the server sent, the names of the tools it lists to a client that
     declares every capability it may ask for: roots, sampling, elicitation; None when that listing failed).
@@ -51,6 +57,7 @@ def list_offers(
     `also`: the other listings to read in the first session (keys of `mcp_client.LISTINGS`:
     "resources", "resourceTemplates", "prompts"), returned fourth by key, as the server sent them;
     a server that does not declare the capability has none.
+    `credentials` (`_vendored_mcp_auth.Credentials`): what an HTTP server is sent, for both listings.
     """
     import asyncio
 
@@ -63,7 +70,7 @@ def list_offers(
     extras: dict[str, list[dict[str, Any]]] = {}
 
     async def run() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        async with mcp_client.session(server, params, timeout, received) as (client, info):
+        async with mcp_client.session(server, params, timeout, received, credentials=credentials) as (client, info):
             declared = _declared(client)
             # A server of resources or prompts alone may declare no tools (and answer tools/list with an error).
             tools = await _all_pages(client) if "tools" in declared or not also else []
@@ -77,7 +84,8 @@ def list_offers(
         capable_received = limits.ReadBudget(f"what the MCP server {where} sent to a client with capabilities")
         capable_received.stop = asyncio.current_task().cancel  # type: ignore[union-attr]  # a task runs this
         try:
-            async with mcp_client.session(server, params, timeout, capable_received, capable=True) as (client, _):
+            async with mcp_client.session(server, params, timeout, capable_received, capable=True,
+                                          credentials=credentials) as (client, _):
                 names = {tool.name for tool in await _all_pages(client)}
         except Exception:  # noqa: BLE001 - the listing above is what counts; this one's names, if read, stand
             pass  # (server-everything asks a client with roots for them as it closes: the close may fail)
@@ -124,7 +132,7 @@ def list_offers(
                 raise leaf from None
             refusal = _refusal_reason(server, leaf, timeout)
             reason = _failure(where, server, exc, timeout, _first_problem(log.records), refusal)
-            raise SourceUnreachable(reason) from None
+            raise SourceUnreachable(redacted(reason, secrets_of(server))) from None
 
 
 class _Recorder(logging.Handler):
@@ -175,21 +183,24 @@ def _refusal_reason(server: Mapping[str, Any], leaf: BaseException, timeout: flo
     The mcp client reads a refused response's headers only, so the body is asked for once more.
     """
     response: Any = getattr(leaf, "response", None)
-    if server["transport"] == "stdio" or getattr(response, "status_code", None) not in (401, 403):
+    refused = getattr(response, "status_code", None) in (401, 403) or _oauth_failure(leaf)
+    if server["transport"] == "stdio" or not refused:
         return ""
     import httpx
 
     body = ""
-    try:
+    try:  # with the headers SERVER names (the same as the listing's), never the OAuth token
+        sent = {**headers(server), "Accept": "application/json, text/event-stream"}
         if server["transport"] == "sse":
-            again = httpx.get(server["url"], timeout=timeout)
+            again = httpx.get(server["url"], timeout=timeout, headers=sent)
         else:
-            again = httpx.post(server["url"], json=_INITIALIZE, timeout=timeout,
-                               headers={"Accept": "application/json, text/event-stream"})  # fmt: skip
+            again = httpx.post(server["url"], json=_INITIALIZE, timeout=timeout, headers=sent)
         if again.status_code in (401, 403):
             response, body = again, again.text[:2000]
     except httpx.HTTPError:
         pass
+    if response is None:
+        return ""
     reason = _said(body) or _said_in_header(response.headers.get("www-authenticate", ""))
     if not reason and response.reason_phrase not in ("Unauthorized", "Forbidden", ""):
         reason = response.reason_phrase
@@ -245,6 +256,11 @@ def _failure(
     if stdio and (closed or (name in _PROTOCOL_ERRORS and "Connection closed" in text)):
         said = f"; the client said: {logged}" if logged else ""
         return f"the MCP server {where} exited or closed its output before answering (its stderr is above){said}"
+    if isinstance(leaf, CredentialsMissing):
+        return text
+    if _oauth_failure(leaf):
+        said = f": {refusal}" if refusal else ""
+        return f"{where} refused access (HTTP 401{said}) and its OAuth authorization failed ({text}); {_credentials_hint(server)}"
     if name in _PROTOCOL_ERRORS and "Connection closed" in text:
         return f"the MCP server at {where} closed the connection"
     if name == "ConnectError" or isinstance(leaf, ConnectionError):
@@ -254,7 +270,7 @@ def _failure(
         status = getattr(getattr(leaf, "response", None), "status_code", 404)
         if status in (401, 403):
             said = f": {refusal}" if refusal else ""
-            return f"{where} refused access (HTTP {status}{said}); vendorgen sends no credentials to MCP servers"
+            return f"{where} refused access (HTTP {status}{said}); {_credentials_hint(server)}"
         if status >= 500:
             return f"the MCP server {where} failed (HTTP {status}); try again later"
         return f"{where} answered HTTP {status}{_endpoint_hint(server, status)}"
@@ -267,6 +283,20 @@ def _failure(
     if logged and name in ("BrokenResourceError", "ClosedResourceError"):
         return no_answer  # the client gave up waiting while the server still sent what it could not read
     return f"cannot read the tools of the MCP server {where}: {name}: {text}"
+
+
+def _oauth_failure(leaf: BaseException) -> bool:
+    """Whether `leaf` is the mcp SDK's OAuth client giving up (discovery, registration or a token)."""
+    return type(leaf).__module__.startswith("mcp.client.auth")
+
+
+def _credentials_hint(server: Mapping[str, Any]) -> str:
+    """What to do about a refusal: the credentials it was sent by name, or how to send some."""
+    if server.get("headers"):
+        return f"check the values of {', '.join(variables(server))} (sent as {', '.join(server['headers'])})"
+    if server.get("oauth"):
+        return "check the OAuth client (--client-id, --client-secret-env) or run `vendorgen login NAME` again"
+    return "if it takes a token, pass --bearer-env VARIABLE or --header 'NAME=... ${VARIABLE}'"
 
 
 def _endpoint_hint(server: Mapping[str, Any], status: int) -> str:

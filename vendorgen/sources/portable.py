@@ -41,6 +41,20 @@ def url_problems(url: str, what: str) -> list[Problem]:
     return []
 
 
+def credential_problems(server: dict[str, Any]) -> list[Problem]:
+    """What a Space must be given for an HTTP MCP server's credentials (names only, never a value)."""
+    from vendorgen.package.shipped._vendored_mcp_auth import variables
+
+    problems = []
+    if names := variables(server):
+        problems.append(Problem(f"its MCP server is sent {', '.join(names)} from the environment: set them as the"
+                                " Space's secrets", False))  # fmt: skip
+    if server.get("oauth"):
+        problems.append(Problem("its MCP server authorizes with OAuth, which needs a person at a browser and a token"
+                                " store: a Space has neither (vendor it with --bearer-env if it takes a token)", False))  # fmt: skip
+    return problems
+
+
 def stdio_problems(server: dict[str, Any], root: Path) -> list[Problem]:
     """An MCP server started as `server` says: what of this machine it runs, what the Space must be given."""
     command, args = str(server.get("command", "")), [str(arg) for arg in server.get("args", [])]

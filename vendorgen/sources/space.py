@@ -222,7 +222,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
         constants += (("parameter_defaults", pinned),)
     constants += null_refused_constant(inputs)
     tool = ToolSpec(
-        name=name,
+        name=naming.tool_name(name),  # the module's name, unless an agent's own tool has it
         class_name=naming.class_name(name),
         description=description,
         endpoint=api_name,

@@ -5,27 +5,28 @@ the token that a module's `source` names, with the trust its snapshot recorded a
 request can change one line of the lock, or a snapshot, unread. So the lock's fields that decide
 what runs must be the snapshot's, the snapshot's `source` must say what the snapshot's own fields
 run (a stdio command line and its environment names, a LangChain module, an app's URL), and the
-reviewed file must name the snapshot's hash. `check` reports any mismatch as drift; re-inspection
-refuses it unless the user passes --trust on that run.
+reviewed file must show what the snapshot runs: be what it generates, or an edit of that which keeps
+the assignments saying what runs (vendorgen.sync.reviewed), established by regenerating, never by a
+hash or a string the project holds. `check` reports any mismatch; re-inspection refuses it unless the
+user passes --trust on that run.
 """
 
 from __future__ import annotations
 
-import itertools
-import re
 from typing import Any
 
 from vendorgen import sources
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.generate.regeneration import regenerate, remembered
 from vendorgen.project.fingerprint import Drift
-from vendorgen.project.hashing import snapshot_sha256
+from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.project.workspace import LockEntry, Workspace
 from vendorgen.sources.credentials import redacted
+from vendorgen.sync.reviewed import keeps_what_runs
 from vendorgen.text.literals import escape_text
 
 # The lock's fields that must be the snapshot's (`name` finds the module, `path`/`schema` are the files).
 LOCK_FIELDS = ("kind", "source", "revision")
-_SNAPSHOT_HASH = re.compile(r"schema sha256 ([0-9a-f]{64})\b")
 
 
 class Unbound(UsageError):
@@ -61,9 +62,12 @@ def refuse_unreviewed(workspace: Workspace, entry: LockEntry, snapshot: dict[str
         reasons.append(f"{entry.schema} is not the snapshot the lock names")
     on_disk = workspace.read_file(entry.path)
     if on_disk is None:
-        reasons.append(f"{entry.path} is missing, so nothing reviewed names the snapshot")
-    elif not names_hash(on_disk, entry.schema_sha256):
-        reasons.append(f"{entry.path} does not name the snapshot the lock names")
+        reasons.append(f"{entry.path} is missing, so no reviewed file shows what {entry.schema} runs")
+    elif not reasons and not _shows_what_runs(workspace, entry, snapshot, on_disk):
+        reasons.append(
+            f"{entry.path} does not run what {entry.schema} runs (what it generates differs where it says"
+            f" what runs: `vendorgen diff --offline {entry.name}` shows how)"
+        )
     if reasons:
         raise Unbound(
             f"not re-inspected: {'; '.join(reasons)}; `vendorgen check` shows it, "
@@ -71,10 +75,17 @@ def refuse_unreviewed(workspace: Workspace, entry: LockEntry, snapshot: dict[str
         )
 
 
-def names_hash(code: str, schema_sha256: str) -> bool:
-    """Whether the header of `code` names the whole snapshot hash `schema_sha256` (a prefix could be forged)."""
-    header = itertools.takewhile(lambda line: line.startswith("#"), code.splitlines())
-    return schema_sha256 in {match.group(1) for line in header for match in _SNAPSHOT_HASH.finditer(line)}
+def _shows_what_runs(workspace: Workspace, entry: LockEntry, snapshot: dict[str, Any], on_disk: str) -> bool:
+    """The rule of vendorgen.sync.reviewed: the file is what the snapshot generates, or an edit of it that
+    keeps every assignment carrying what runs; a snapshot that does not generate shows nothing."""
+    if remembered(workspace, snapshot) == sha256_text(on_disk):
+        return True
+    try:
+        generated = regenerate(snapshot, workspace).code
+        bound = sources.load(entry.kind).bound_fields(entry.source.partition(":")[2], snapshot)
+    except VendorgenError:
+        return False
+    return generated == on_disk or keeps_what_runs(generated, on_disk, bound)
 
 
 def _field(snapshot: dict[str, Any], path: str) -> Any:

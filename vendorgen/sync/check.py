@@ -9,11 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vendorgen.naming import shared_tool_names
+from vendorgen.package import catalog, copies, serve
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.paths import VENDORED_HEADER
 from vendorgen.project.workspace import Workspace
 from vendorgen.sync.local import LocalState, local_state, select
 from vendorgen.sync.shadowing import shadows
+from vendorgen.sync.unowned import unowned_code
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,7 @@ class CheckResult:
     runtime: tuple[str, ...] = ()  # problems of the package files (vendorgen.package: copies, serve, catalog)
     shadows: tuple[str, ...] = ()  # what Python would import in place of a lock-owned file (vendorgen.sync.shadowing)
     shared_tools: tuple[str, ...] = ()  # tool names that several modules use
+    unowned: tuple[str, ...] = ()  # code in an output package that the lock does not own (vendorgen.sync.unowned)
 
     @property
     def failing(self) -> list[LocalState]:
@@ -31,24 +34,28 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
-        return not self.failing and not self.extra and not self.runtime and not self.shadows and not self.shared_tools
+        problems = (self.extra, self.runtime, self.shadows, self.shared_tools, self.unowned)
+        return not self.failing and not any(problems)
 
 
-def check(workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False) -> CheckResult:
-    """The modules called `names` (default: all) compared with their files, and the extra files."""
+def check(
+    workspace: Workspace, names: Sequence[str] = (), allow_edits: bool = False, render_changed: bool = False
+) -> CheckResult:
+    """The modules called `names` (default: all) compared with their files, and the extra files
+    (`render_changed`: vendorgen.sync.local.unrendered)."""
     entries = workspace.read_lock()
-    from vendorgen.package import catalog, copies, serve
-
-    states = [local_state(workspace, entry) for entry in select(entries, names)]
+    states = [local_state(workspace, entry, render_changed=render_changed) for entry in select(entries, names)]
     runtime = (
         *copies.problems(workspace, entries, allow_edits),
         *serve.problems(workspace, entries),
         *catalog.problems(workspace, entries),
     )
     owned = [entry.path for entry in entries] + [package_file.path for package_file in workspace.read_runtimes()]
+    extra = extra_files(workspace, entries)
     return CheckResult(
-        states, extra_files(workspace, entries), allow_edits, runtime, tuple(shadows(workspace, owned)), shared_tools(entries)
-    )
+        states, extra, allow_edits, runtime, tuple(shadows(workspace, owned)), shared_tools(entries),
+        tuple(unowned_code(workspace, owned, extra)),
+    )  # fmt: skip
 
 
 def shared_tools(entries: Iterable[LockEntry]) -> tuple[str, ...]:

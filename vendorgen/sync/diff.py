@@ -28,6 +28,7 @@ def diff(
     offline: bool = False,
     trust: bool = False,
     progress: Callable[[int], object] = lambda done: None,
+    render_changed: bool = False,
 ) -> list[ModuleDiff]:
     """For each module, upstream changes (locked snapshot -> live source) and local edits (generated -> disk);
     `trust` re-inspects a source that is not what its reviewed file was generated from (vendorgen.sync.binding).
@@ -39,6 +40,6 @@ def diff(
         [None] * len(entries) if offline else list(per_source(entries, reinspector.compare, progress))
     )
     return [
-        ModuleDiff(local_state(workspace, entry, regenerate_anyway=True), live)
+        ModuleDiff(local_state(workspace, entry, with_text=True, render_changed=render_changed), live)
         for entry, live in zip(entries, upstream)
     ]

@@ -1,29 +1,28 @@
-"""One locked module here: its file, its snapshot and the lock compared, and regenerating a snapshot.
+"""One locked module here: its file, its snapshot and the lock compared.
 
-A module is clean when the file is what vendorgen wrote (its sha256 is the
-lock's) and the lock was written by this vendorgen with these templates and
-settings from this snapshot. Then regenerating cannot change anything, so
-`check` skips it: that hash-only fast path keeps the heavy pipeline (jinja2,
-black, libcst) unimported when nothing changed.
+A module is clean when its file is exactly what its snapshot generates now, established by
+regenerating it (vendorgen.generate.regeneration: or by this user's own cache of an earlier
+regeneration, kept outside the project), and the lock describes that: this vendorgen, these
+templates and settings, this snapshot, the generated code's hash. Nothing the project holds (the
+lock's hashes, the file's header) ever stands in for regenerating: a pull request writes them all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.errors import TemplateError, UsageError, VendorgenError
+from vendorgen.generate.regeneration import regenerate, remembered
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.fingerprint import Drift, fingerprint_drift
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.project.lockfile import LockEntry
+from vendorgen.project.paths import LOCK_NAME
 from vendorgen.project.workspace import Workspace
-from vendorgen.sync.binding import names_hash, unbound
+from vendorgen.sync.binding import unbound
 from vendorgen.sync.merge import has_conflict_markers, unified_diff
-
-if TYPE_CHECKING:
-    from vendorgen.generate.pipeline import Generated
 
 
 def select(entries: list[LockEntry], names: Sequence[str]) -> list[LockEntry]:
@@ -38,20 +37,13 @@ def select(entries: list[LockEntry], names: Sequence[str]) -> list[LockEntry]:
     return [by_name[name] for name in dict.fromkeys(names)]
 
 
-def regenerate(snapshot: dict[str, Any], workspace: Workspace) -> Generated:
-    """What `snapshot` generates now, with this vendorgen, these templates and this config."""
-    from vendorgen.generate import pipeline  # jinja2, black and libcst: only when something must be regenerated
-
-    return pipeline.generate(snapshot, workspace)
-
-
 @dataclass(frozen=True)
 class LocalState:
     """One locked module compared with its file and with what its snapshot generates now."""
 
     entry: LockEntry
     on_disk: str | None  # None: the file is missing
-    base: str | None = None  # None on the fast path, or when regenerating failed
+    base: str | None = None  # None when the cache vouched for the file, or when regenerating failed
     edited: bool = False  # the file is not what vendorgen wrote
     drift: tuple[Drift, ...] = ()  # why the lock no longer describes what this vendorgen writes
     error: VendorgenError | None = None  # the module cannot be regenerated at all
@@ -91,32 +83,49 @@ class LocalState:
         return unified_diff(self.on_disk, self.base, f"a/{path}", f"b/{path}")
 
 
-def local_state(workspace: Workspace, entry: LockEntry, regenerate_anyway: bool = False) -> LocalState:
-    """Compare one module; `regenerate_anyway` skips the fast path (to diff a module that looks clean)."""
+def local_state(
+    workspace: Workspace, entry: LockEntry, with_text: bool = False, render_changed: bool = False
+) -> LocalState:
+    """Compare one module; `with_text` regenerates even when the cache knows the answer (to diff a clean module);
+    `render_changed` renders custom templates that differ from what the lock records (`unrendered`)."""
     on_disk = workspace.read_file(entry.path)
     try:
         snapshot = workspace.read_snapshot(entry)
     except VendorgenError as exc:
         return LocalState(entry, on_disk, error=exc, unreadable=True)
     drift = lock_drift(workspace, entry, snapshot)
-    edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
-    # The lock's hashes alone prove nothing (a pull request can change the lock and the snapshot
-    # together): the fast path also needs the file itself to name the snapshot, hashed from its bytes.
-    if (
-        on_disk is not None
-        and not edited
-        and not drift
-        and not regenerate_anyway
-        and names_hash(on_disk, entry.schema_sha256)  # without drift, the snapshot's own hash
-    ):
-        return LocalState(entry, on_disk)
+    if not render_changed and (refused := unrendered(entry, drift)) is not None:
+        edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
+        return LocalState(entry, on_disk, None, edited, tuple(drift), refused)
+    if on_disk is not None and not drift and not with_text:
+        # This user's own regeneration of these inputs, remembered outside the project, gave this file.
+        if remembered(workspace, snapshot) == sha256_text(on_disk) == entry.sha256:
+            return LocalState(entry, on_disk)
     try:
         base = regenerate(snapshot, workspace).code
     except VendorgenError as exc:  # Excluded among them: the config now filters out every tool
+        edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
         return LocalState(entry, on_disk, None, edited, tuple(drift), exc)
-    if not drift and sha256_text(base) != entry.sha256:
-        drift.append(Drift("code"))  # a bug, or a hand-edited lock
+    generated = sha256_text(base)
+    if not drift and generated != entry.sha256:
+        drift.append(Drift("code"))  # the lock vouches for code the snapshot does not generate: hand-edited
+    # Clean only when the file is what the snapshot generates. With drift the file may be what another
+    # vendorgen or other templates wrote, which cannot be regenerated: the lock's hash only tells that
+    # apart from an edit to name it (an outdated module fails `check` either way).
+    edited = on_disk is not None and sha256_text(on_disk) != (entry.sha256 if drift else generated)
     return LocalState(entry, on_disk, base, edited, tuple(drift))
+
+
+def unrendered(entry: LockEntry, drift: Sequence[Drift]) -> TemplateError | None:
+    """Why the project's templates are not rendered for `entry` without an opt-in: they differ from what the
+    lock records (a pull request's, perhaps). None when they are the lock's, or none are used."""
+    changed = next((reason for reason in drift if reason.part == "custom_templates"), None)
+    if changed is None or not changed.current:
+        return None
+    return TemplateError(
+        f"the custom templates differ from what {LOCK_NAME} records, so they are not rendered: read them, then"
+        " --render-templates shows what they generate and `vendorgen update --offline` adopts them"
+    )
 
 
 def lock_drift(workspace: Workspace, entry: LockEntry, snapshot: dict[str, Any]) -> list[Drift]:

@@ -12,14 +12,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from vendorgen import sources
 from vendorgen.errors import Gone, NotOffered, SourceUnreachable, VendorgenError
+from vendorgen.generate import pipeline
+from vendorgen.generate.regeneration import regenerate
 from vendorgen.project.hashing import canonical_json
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
+from vendorgen.review.changes import review_changes
 from vendorgen.sources.base import snapshot_options
 from vendorgen.sync.binding import refuse_unreviewed
-from vendorgen.sync.local import regenerate
 from vendorgen.sync.merge import unified_diff
+from vendorgen.sync.specdiff import describe, snapshot_changes
+from vendorgen.text.formatter import import_black
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Generated
@@ -87,8 +92,6 @@ class Reinspector:
         )
 
     def _inspect(self, source: str, options: AddOptions) -> list[dict[str, Any]] | VendorgenError:
-        from vendorgen.generate import pipeline
-
         try:
             return pipeline.inspect(source, options, self.workspace)
         except NotOffered as exc:  # the source answered, and what the options name is not there
@@ -118,15 +121,10 @@ class Reinspector:
 
 
 def _kind(snapshot: dict[str, Any]) -> Source:
-    from vendorgen import sources
-
     return sources.load(snapshot["kind"])
 
 
 def upstream_changes(base: Generated, new: Generated) -> tuple[str, ...]:
-    from vendorgen.review.changes import review_changes
-    from vendorgen.sync.specdiff import describe, snapshot_changes
-
     if base.schema_sha256 == new.schema_sha256:
         return ()
     # What a reviewer must see first (annotation flips, new text, new flags), then the schema details.
@@ -146,8 +144,6 @@ def per_source(
     """`work(entry)` for each entry, in order: the modules of one source in turn, up to REMOTE_CONCURRENCY
     sources at once. `progress(n)` is called (in this thread) as each source's n modules are done."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
-
-    from vendorgen.text.formatter import import_black
 
     import_black()  # the work regenerates modules, in several threads
     by_source: dict[str, list[LockEntry]] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from vendorgen.errors import UsageError
+from vendorgen.package import copies
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.workspace import Workspace
 from vendorgen.sync.local import select
@@ -23,8 +24,6 @@ def remove(workspace: Workspace, names: Sequence[str], force: bool = False) -> l
                     f"{entry.path} has local edits (`vendorgen diff {entry.name}` shows them); --force deletes it anyway"
                 )
             deleted += [relative for relative in entry.files if workspace.project.exists(relative)]
-        from vendorgen.package import copies
-
         gone = {entry.name for entry in chosen}
         kept = [entry for entry in entries if entry.name not in gone]
         runtime = copies.plan(workspace, kept, force=force)

@@ -61,7 +61,7 @@ def _beside_module(workspace: Workspace, module: PurePosixPath) -> list[str]:
         if path != module and os.path.lexists(workspace.root / path):
             now = order.index(suffix) < order.index(module.suffix)
             found.append(f"{path} {instead}{'' if now else ' once it is missing'}")
-    return found + _hash_based_pycs(workspace, module, instead)
+    return found + hash_based_pycs(workspace, module, instead)
 
 
 def _beside_package(workspace: Workspace, package: PurePosixPath) -> list[str]:
@@ -77,7 +77,8 @@ def _is_package(workspace: Workspace, directory: PurePosixPath) -> bool:
     return any(os.path.lexists(workspace.root / directory / f"__init__{suffix}") for suffix in _suffixes())
 
 
-def _hash_based_pycs(workspace: Workspace, module: PurePosixPath, instead: str) -> list[str]:
+def hash_based_pycs(workspace: Workspace, module: PurePosixPath, instead: str) -> list[str]:
+    """The hash-based .pycs of `module` in its `__pycache__`, each a line ending with `instead` (what it does)."""
     cache = workspace.root / module.parent / "__pycache__"
     if not cache.is_dir() or cache.is_symlink():
         return []

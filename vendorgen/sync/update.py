@@ -7,11 +7,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.generate import pipeline
+from vendorgen.generate.regeneration import regenerate
+from vendorgen.package import copies
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
 from vendorgen.sync.history import written_text
-from vendorgen.sync.local import regenerate
+from vendorgen.sync.local import lock_drift, unrendered
 from vendorgen.sync.merge import merge3, unified_diff
 from vendorgen.sync.remote import Reinspector, per_source, upstream_changes
 
@@ -83,21 +86,21 @@ def plan_update(
     trust: bool = False,
     progress: Callable[[int], object] = lambda done: None,
     prereleases: bool = False,
+    render_changed: bool = True,
 ) -> UpdatePlan:
     """Regenerate each module from its live source (or its snapshot when `offline`); write nothing.
 
     New upstream code vendored as it is (a hub tool.py) is taken only with `trust`, as at `add`; so is a
     source that is not what its reviewed file was generated from (vendorgen.sync.binding).
     Sources are read as `check --remote` reads them (`per_source`); `progress(n)` as n modules are planned;
-    `prereleases` lets a pinned package move to a prerelease.
+    `prereleases` lets a pinned package move to a prerelease; without `render_changed` (a preview) custom
+    templates that differ from what the lock records are not rendered (vendorgen.sync.local.unrendered).
     """
-    from vendorgen.package import copies
-
     reinspector = Reinspector(workspace, move_pins=True, trust=trust, prereleases=prereleases)
 
     def plan_one(entry: LockEntry) -> Step | VendorgenError:
         try:
-            return _plan_one(workspace, entry, reinspector, offline, trust)
+            return _plan_one(workspace, entry, reinspector, offline, trust, render_changed)
         except VendorgenError as exc:
             return exc
 
@@ -115,23 +118,19 @@ def plan_update(
     return UpdatePlan(steps, failures, copies.plan(workspace, after.values(), merge=True, pending=pending))
 
 
-def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool) -> Step:
-    from vendorgen.generate import pipeline
-
+def _plan_one(
+    workspace: Workspace, entry: LockEntry, reinspector: Reinspector, offline: bool, trust: bool, render_changed: bool
+) -> Step:
     locked = workspace.read_snapshot(entry)
+    if not render_changed and (refused := unrendered(entry, lock_drift(workspace, entry, locked))) is not None:
+        raise refused
     live = locked if offline else reinspector.snapshot(entry, locked)
     new = regenerate(live, workspace)
     on_disk = workspace.read_file(entry.path)
-    # Code vendored as it is runs only as the user reviewed it: the file on disk, never the snapshot
-    # or the lock, which a pull request can change unread.
-    new_code = bool(new.module.carried_code) and not _reviewed(on_disk, new, workspace)
-    if new_code and not trust:
-        if new.module.carried_code != new.source.build(locked).carried_code:
-            what = f"{entry.source} has new code at {new.module.revision[:12] or 'an unknown revision'}"
-        else:
-            what = f"{entry.schema} holds code that is not {entry.path} as you reviewed it"
+    unreviewed = new.source.unreviewed(new.module, locked, on_disk, entry, workspace.config.line_length)
+    if unreviewed and not trust:
         raise UsageError(
-            f"{entry.name}: {what}; read it (`vendorgen diff {entry.name}`), then `vendorgen update {entry.name} --trust`"
+            f"{entry.name}: {unreviewed}; read it (`vendorgen diff {entry.name}`), then `vendorgen update {entry.name} --trust`"
         )
     edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
     base = _base(workspace, locked, new, needed=edited)
@@ -155,18 +154,9 @@ def _plan_one(workspace: Workspace, entry: LockEntry, reinspector: Reinspector, 
         snapshot_text = None
     if action == "up to date" and (snapshot_text is not None or new_entry != entry):
         action = "refreshed"
-    review = new.code if new_code else ""
+    review = new.code if unreviewed else ""
     base_lost = edited and written is None
     return Step(entry, new_entry, on_disk, text, snapshot_text, action, changes, conflicts, base_lost, review)
-
-
-def _reviewed(on_disk: str | None, new: Generated, workspace: Workspace) -> bool:
-    """Whether the code `new` vendors as it is is what the file on disk holds (below vendorgen's header)."""
-    from vendorgen.text.formatter import format_source
-
-    return on_disk is not None and on_disk.endswith(
-        format_source(new.module.carried_code, workspace.config.line_length)
-    )
 
 
 def _base(workspace: Workspace, locked: dict[str, Any], new: Generated, needed: bool) -> Generated | None:
@@ -212,7 +202,5 @@ def apply_update(workspace: Workspace, steps: Sequence[Step], runtime: RuntimeCh
             workspace.commit(files, list(entries.values()))
             return
         # Planned again under the lock: another vendorgen may have added a module since `plan_update`.
-        from vendorgen.package import copies
-
         runtime = copies.plan(workspace, entries.values(), merge=True, pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)

@@ -8,6 +8,7 @@ UTF-8: no byte order mark, no declaration or one naming UTF-8.
 
 from __future__ import annotations
 
+import ast
 import codecs
 import importlib.util
 import io
@@ -45,3 +46,16 @@ def check_as_written(source: str, what: str) -> None:
         ) from None
     if python_text(data, what) != source:
         raise GateError(f"{what}: Python would read the written file as other text than vendorgen checked")
+
+
+def imported_packages(source: str) -> tuple[str, ...]:
+    """The top-level packages `source` (valid Python) imports anywhere, in the order written (relative imports left out)."""
+    found: dict[str, None] = {}
+    nodes = [node for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.Import, ast.ImportFrom))]
+    for node in sorted(nodes, key=lambda node: (node.lineno, node.col_offset)):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        else:
+            modules = [node.module] if node.module and not node.level else []
+        found.update(dict.fromkeys(module.partition(".")[0] for module in modules))
+    return tuple(found)

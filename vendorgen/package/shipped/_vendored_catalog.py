@@ -46,6 +46,16 @@ LISTED_AT_MOST = 100
 K1, B = 1.2, 0.75  # BM25's usual term saturation and length normalisation
 GRAM = 4  # characters: a word's forms and misspellings share most of theirs (music, musical; theater, theatre)
 FUSION_K = 60  # reciprocal rank fusion's usual constant: a tool's share from one ranking is 1 / (FUSION_K + rank)
+# The names an agent gives its own tools: smolagents' final answer and default tools, and find_tools and
+# call_tool below. A tool under one of them would take the agent's own (its final answer sent to that tool's
+# source) or stop it from starting (two tools of one name): refused. vendorgen renames such a tool when it
+# vendors it (`final_answer_`).
+AGENT_TOOL_NAMES = frozenset(
+    {
+        "final_answer", "python_interpreter", "user_input", "web_search", "visit_webpage", "wikipedia_search",
+        "transcriber", "find_tools", "call_tool",
+    }
+)  # fmt: skip
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 _SHOWN_KEYS = frozenset({"type", "description", "nullable", "default", "enum"})
 
@@ -260,6 +270,12 @@ def build(
     tool_classes: list[type], index: dict[str, str], call_tool: bool, matches: int, listed: bool | None
 ) -> list[Any]:
     """What `catalog_tools` returns (see the module docstring)."""
+    names = [str(getattr(tool_class, "name", "")) for tool_class in tool_classes]
+    if taken := sorted(name for name in names if name in AGENT_TOOL_NAMES):
+        raise ValueError(
+            f"the tools {', '.join(taken)} have names an agent gives its own tools; rename them"
+            " (`vendorgen update` renames a vendored one, as `name_`)"
+        )
     tools = [tool_class() for tool_class in tool_classes]
     documented = {tool.name: documentation(tool) for tool in tools}
     listed = len(tools) <= LISTED_AT_MOST if listed is None else listed

@@ -168,7 +168,67 @@ def _confined(path: str, roots: list[str] | None) -> str:
     raise PermissionError(f"refused to upload {path}: file arguments are read only from inside {rule}; {widen}")
 
 
+def _open_confined(path: str, roots: list[str] | None) -> Any:
+    """The regular file at `path`, inside `roots` (see `_confined`), opened once for reading (binary).
+
+    The resolved path is walked from its root one directory at a time without following a link (O_NOFOLLOW
+    at each step, each opened in the one before): a component another process swapped for a link after the
+    check fails to open instead of leading outside. Read the file through what this returns, never by its name.
+    """
+    import stat
+
+    resolved = _confined(path, roots)
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    refused = f"refused to read {path}"
+    try:
+        if not nofollow or os.open not in os.supports_dir_fd:  # no such walk here (Windows): the resolved path
+            descriptor = os.open(resolved, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        else:
+            descriptor = _walk(Path(resolved).parts, os.O_RDONLY | nofollow | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise PermissionError(f"{refused}: it changed while it was opened ({exc.strerror})") from None
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):  # a FIFO or a device would block or never end
+        os.close(descriptor)
+        raise PermissionError(f"{refused}: not a regular file")
+    return os.fdopen(descriptor, "rb")
+
+
+def _walk(parts: tuple[str, ...], flags: int) -> int:
+    """The descriptor of the file at `parts` (an absolute path), opened with `flags`, each directory on the way
+    opened without following a link."""
+    directory = os.open(parts[0], os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for part in parts[1:-1]:
+            step = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=directory)
+            os.close(directory)
+            directory = step
+        return os.open(parts[-1], flags, dir_fd=directory)
+    finally:
+        os.close(directory)
+
+
 MAX_IMAGE_PIXELS = 40_000_000  # of any image decoded here: 8K video has 33 million; a 0.66 MB PNG can hold 169 million
+# The formats an image decoded here may have, told by its first bytes before any decoder runs (PIL's `formats`):
+# others run external programs (EPS and PostScript start Ghostscript) or decoders no tool needs.
+IMAGE_FORMATS = ("PNG", "JPEG", "GIF", "WEBP", "BMP", "TIFF")
+
+
+def _open_image(source: Any) -> Any:
+    """`source` (a path or a binary file) as a PIL image of one of IMAGE_FORMATS, of at most MAX_IMAGE_PIXELS;
+    ValueError otherwise. Only its header is read: its pixels are decoded on first use."""
+    with _needs("pillow"):
+        from PIL import Image
+    try:
+        image = Image.open(source, formats=IMAGE_FORMATS)
+    except Image.DecompressionBombError:  # beyond PIL's own bound, far beyond ours
+        image = None
+    except (OSError, ValueError, SyntaxError):  # UnidentifiedImageError, or a broken header
+        raise ValueError(f"is not an image of one of the formats {', '.join(IMAGE_FORMATS)}: refused") from None
+    if image is None or image.width * image.height > MAX_IMAGE_PIXELS:
+        if image is not None:
+            image.close()
+        raise ValueError(f"is over {MAX_IMAGE_PIXELS} pixels: refused")
+    return image
 
 
 def _data_uri_bytes(uri: str) -> bytes:

@@ -11,13 +11,10 @@ How it meets its clients (stdio, streamable HTTP and its guard) is in `_vendored
 from __future__ import annotations
 
 import argparse
-import base64
 import contextvars
 import hashlib
-import io
 import ipaddress
 import json
-import mimetypes
 import os
 import sys
 import threading
@@ -47,6 +44,14 @@ def _runtime() -> Any:
     from . import _vendored_runtime
 
     return _vendored_runtime
+
+
+def _content() -> Any:
+    """How a call's values cross between client and tool (`_vendored_content.py` beside this file), on first use:
+    `serve --list` runs this module before that file is written."""
+    from . import _vendored_content
+
+    return _vendored_content
 
 
 def _mcp_runtime() -> Any:
@@ -85,7 +90,7 @@ def _served_description(spec: dict[str, Any]) -> str | None:
     caller it takes (a PIL image, any local path); None for other inputs."""
     description = str(spec.get("description", ""))
     note = next((note for note in PYTHON_FILE_NOTES.values() if description.endswith(note)), None)
-    if note is None and spec.get("type") not in ("image", "audio"):
+    if note is None and not _content().is_media(spec):
         return None
     return f"{description.removesuffix(note or '').rstrip()} {_FILE_INPUT}".strip()
 
@@ -269,14 +274,10 @@ class Toolset:
             where = ".".join(str(part) for part in error.absolute_path) or "arguments"
             raise ToolRefused(f"{tool.name}: bad argument {where}: {error.message}")
         for key, spec in tool.inputs.items():
-            if spec["type"] not in ("image", "audio") or not isinstance(value := arguments.get(key), str):
-                continue
-            if value.startswith("data:") and spec["type"] == "image":
-                arguments[key] = _data_uri_image(value)
-            elif not value.startswith(("data:", "http://", "https://")):
+            if _content().is_media(spec) and isinstance(value := arguments.get(key), str):
                 try:  # for every tool, the rule the Gradio tools hold any file argument to
-                    _runtime()._confined(value, self.file_roots)
-                except PermissionError as exc:
+                    arguments[key] = _content().file_argument(value, spec, self.file_roots)
+                except (PermissionError, ValueError) as exc:
                     raise ToolRefused(f"{tool.name}: {exc}") from None
         return tool, arguments
 
@@ -305,8 +306,8 @@ class Toolset:
                 tool.setup()
         value = tool(**arguments)
         if getattr(tool, "output_schema", None) and isinstance(value, dict):
-            return [_text(json.dumps(value, ensure_ascii=False, default=str))], value
-        return _content(value, tool.output_type), None
+            return [_content().text_item(json.dumps(value, ensure_ascii=False, default=str))], value
+        return _content().content(value, tool.output_type), None
 
 
 def _passed_on(tool: Any, result: Any) -> tuple[list[Any], Any]:
@@ -329,79 +330,6 @@ class MCPRequest(NamedTuple):
         """The upstream's CallToolResult as it sent it: every content item with its own type."""
         tool = self.tool
         return await tool.session.call_here(tool.mcp_name, self.arguments, tool.timeout)
-
-
-def _data_uri_image(uri: str) -> Any:
-    """A client's data: URI as a PIL image, decoded only up to the run time's MAX_IMAGE_PIXELS (as an MCP result
-    is): a small PNG can expand to gigabytes."""
-    runtime = _runtime()
-    with runtime._needs("pillow"):
-        from PIL import Image
-    try:
-        raw = runtime._data_uri_bytes(uri)
-    except ValueError as exc:
-        raise ToolRefused(str(exc)) from None
-    try:
-        image = Image.open(io.BytesIO(raw), formats=["PNG", "JPEG", "GIF", "WEBP", "BMP"])  # the header only
-    except Image.DecompressionBombError:
-        image = None
-    if image is None or image.width * image.height > runtime.MAX_IMAGE_PIXELS:
-        raise ToolRefused(f"an image over {runtime.MAX_IMAGE_PIXELS} pixels is refused")
-    image.load()
-    return image
-
-
-def _text(text: str) -> dict[str, Any]:
-    return {"type": "text", "text": text}
-
-
-def _content(value: Any, output_type: str) -> list[dict[str, Any]]:
-    """A tool's return value as MCP content items: text, images, audio; several for a tuple, and for a list that
-    holds media (a list of plain data is one JSON text)."""
-    if value is None:
-        return []
-    if isinstance(value, tuple) or (isinstance(value, list) and any(map(_is_media, value))):
-        return [item for part in value for item in _content(part, "any")]
-    if hasattr(value, "to_raw") and type(value).__name__ == "AgentAudio":
-        return [_media(_read(value.to_string()), "audio/wav", "audio")]
-    if hasattr(value, "to_raw") and type(value).__name__ == "AgentImage":
-        value = value.to_raw()
-    if _is_pil_image(value):
-        buffer = io.BytesIO()
-        value.save(buffer, format="PNG")
-        return [_media(buffer.getvalue(), "image/png", "image")]
-    if isinstance(value, str):  # read only a file the runtime wrote for the call; any other path is text
-        if output_type in ("image", "audio") and isinstance(value, _runtime().ResultFile):
-            mime = mimetypes.guess_type(value)[0] or f"{output_type}/octet-stream"
-            return [_media(_read(value), mime, output_type)]
-        return [_text(value)]
-    if isinstance(value, bytes):
-        blob = base64.b64encode(value).decode("ascii")
-        return [
-            {
-                "type": "resource",
-                "resource": {"uri": "vendored:result", "mimeType": "application/octet-stream", "blob": blob},
-            }
-        ]
-    return [_text(json.dumps(value, ensure_ascii=False, default=str))]
-
-
-def _is_media(value: Any) -> bool:
-    """An image (PIL's or smolagents'), a sound or bytes: what is a content item of its own."""
-    return isinstance(value, bytes) or hasattr(value, "to_raw") or _is_pil_image(value)
-
-
-def _is_pil_image(value: Any) -> bool:
-    return hasattr(value, "save") and hasattr(value, "mode")
-
-
-def _read(path: str) -> bytes:
-    with open(path, "rb") as file:
-        return file.read()
-
-
-def _media(data: bytes, mime: str, kind: str) -> dict[str, Any]:
-    return {"type": kind, "data": base64.b64encode(data).decode("ascii"), "mimeType": mime}
 
 
 def build_server(toolset: Toolset, instructions: str | None = None, offers: Any = None) -> Any:
@@ -453,7 +381,7 @@ def build_server(toolset: Toolset, instructions: str | None = None, offers: Any 
         try:
             content, structured = await call(params.name, params.arguments)
         except Exception as exc:  # noqa: BLE001 - the client gets it as the tool's error
-            return types.CallToolResult.model_validate({"content": [_text(str(exc))], "isError": True})
+            return types.CallToolResult.model_validate({"content": [_content().text_item(str(exc))], "isError": True})
         return types.CallToolResult.model_validate({"content": content, "structuredContent": structured})
 
     if offers is not None:
@@ -496,7 +424,8 @@ def main(
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--allow-remote", action="store_true", help="bind an address other than loopback")
-    parser.add_argument("--token-env", metavar="NAME", help="require `Authorization: Bearer $NAME`")
+    parser.add_argument("--token-env", metavar="NAME", help="require the token $NAME (default: one made now)")
+    parser.add_argument("--no-token", action="store_true", help="require no token: your own auth is in front")
     parser.add_argument("--allow-drift", action="store_true", help="serve MCP tools whose upstream changed")
     parser.add_argument("--files", action="append", default=[], metavar="DIR", help="let clients name files in DIR")
     parser.add_argument("--read-only", action="store_true", help="serve only tools pinned as read-only")
@@ -529,11 +458,9 @@ def main(
         return
     if not _is_loopback(args.host) and not args.allow_remote:
         fail(f"--host {args.host} is not a loopback address: add --allow-remote to serve other machines")
-    token = None
-    if args.token_env:
-        token = os.environ.get(args.token_env)
-        if not token:
-            fail(f"--token-env {args.token_env}: that environment variable is not set")
+    from ._vendored_transport import run_http, run_stdio, token_of
+
+    token, made = token_of(args, fail)
     try:
         instances = [cls() for cls in chosen]
     except Exception as exc:
@@ -550,13 +477,11 @@ def main(
         fail(str(exc))
     toolset = Toolset(tools, Pins(pinned, args.allow_drift), args.files)
     server = build_server(toolset, _instructions(chosen), served)
-    from ._vendored_transport import run_http, run_stdio
-
     if args.transport == "stdio":
         run_stdio(server)
         return
     hosts = set(_LOOPBACK_NAMES) | ({args.host} if args.allow_remote else set())
     try:
-        run_http(server, args.host, args.port, hosts, token)
+        run_http(server, args.host, args.port, hosts, token, shown=made)
     except OSError as exc:
         fail(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}")

@@ -1,5 +1,5 @@
 """How the vendored MCP server (`_vendored_server.py` beside this file) meets its clients: stdio, or
-streamable HTTP behind a Host/Origin and bearer-token guard. Shipped with the server and owned with it by
+streamable HTTP behind a Host/Origin guard and a token check. Shipped with the server and owned with it by
 the lock; needs the mcp SDK (with uvicorn and starlette for streamable-http), not vendorgen.
 """
 
@@ -92,8 +92,9 @@ class _Writer:
         pass
 
 
-def run_http(server: Any, host: str, port: int, allowed_hosts: set[str], token: str | None) -> None:
-    """Serve streamable HTTP at http://host:port/mcp, behind the Host/Origin and bearer-token guard."""
+def run_http(server: Any, host: str, port: int, allowed_hosts: set[str], token: str | None, shown: bool) -> None:
+    """Serve streamable HTTP at http://host:port/mcp, behind the Host/Origin guard and, given a `token`, the
+    token check; the URL printed carries the token where `shown` (one made for this run, as Jupyter prints its own)."""
     import contextlib
     import logging
     import socket
@@ -127,40 +128,81 @@ def run_http(server: Any, host: str, port: int, allowed_hosts: set[str], token: 
     sock.bind((host, port))
     port = sock.getsockname()[1]
     names = {f"{name}:{port}" for name in allowed_hosts}
-    shown = f"[{host}]" if ":" in host else host
-    print(f"serving MCP at http://{shown}:{port}/mcp", flush=True)
-    config = uvicorn.Config(Guard(app, names, token), log_level="warning", lifespan="on")
+    address = f"[{host}]" if ":" in host else host
+    query = f"?{TOKEN_PARAMETER}={token}" if token and shown else ""
+    print(f"serving MCP at http://{address}:{port}/mcp{query}", flush=True)
+    guarded = Guard(TokenRequired(app, token) if token else app, names)
+    config = uvicorn.Config(guarded, log_level="warning", lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
 
 
-class Guard:
-    """Refuses a request whose Host or Origin is not this server (DNS rebinding) or that lacks the bearer token."""
+async def _refuse(send: Any, status: int, text: str, headers: list[tuple[bytes, bytes]]) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain"), *headers]})  # fmt: skip
+    await send({"type": "http.response.body", "body": text.encode()})
 
-    def __init__(self, app: Any, hosts: set[str], token: str | None) -> None:
+
+class Guard:
+    """Refuses a request whose Host or Origin is not this server (DNS rebinding)."""
+
+    def __init__(self, app: Any, hosts: set[str]) -> None:
         self.app = app
         self.hosts = hosts
-        self.token = token
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
-            refusal = self.refusal(headers)
-            if refusal is not None:
-                status, text, extra = refusal
-                await send({"type": "http.response.start", "status": status,
-                            "headers": [(b"content-type", b"text/plain"), *extra]})  # fmt: skip
-                await send({"type": "http.response.body", "body": text.encode()})
-                return
+            if headers.get("host", "").lower() not in self.hosts:
+                return await _refuse(send, 421, "this server does not answer to that Host", [])
+            origin = headers.get("origin")
+            if origin is not None and origin.lower().partition("://")[2] not in self.hosts:
+                return await _refuse(send, 403, "requests from that Origin are refused", [])
         await self.app(scope, receive, send)
 
-    def refusal(self, headers: dict[str, str]) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
-        if headers.get("host", "").lower() not in self.hosts:
-            return 421, "this server does not answer to that Host", []
-        origin = headers.get("origin")
-        if origin is not None and origin.lower().partition("://")[2] not in self.hosts:
-            return 403, "requests from that Origin are refused", []
-        if self.token is not None:
-            given = headers.get("authorization", "")
-            if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
-                return 401, "a bearer token is required", [(b"www-authenticate", b"Bearer")]
-        return None
+
+# The query parameter that may carry the token, for clients configured by a URL alone (as Jupyter's ?token=).
+TOKEN_PARAMETER = "token"
+
+
+class TokenRequired:
+    """Where a request is authenticated, and the only place: it must carry the token, as `Authorization: Bearer
+    <token>` or in the URL's `?token=`. Loopback is shared by every local user: without it, any could call a tool."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self.token = token.encode()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and not self.carries_token(scope):
+            return await _refuse(send, 401, "a bearer token is required", [(b"www-authenticate", b"Bearer")])
+        await self.app(scope, receive, send)
+
+    def carries_token(self, scope: Any) -> bool:
+        from urllib.parse import parse_qs
+
+        given = [value.partition(b" ")[2] for key, value in scope["headers"]
+                 if key.lower() == b"authorization" and value[:7].lower() == b"bearer "]  # fmt: skip
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(TOKEN_PARAMETER, [])
+        given += [value.encode("latin-1") for value in query]
+        return any(hmac.compare_digest(value, self.token) for value in given)
+
+
+def token_of(args: Any, fail: Any) -> tuple[str | None, bool]:
+    """The token streamable HTTP requires, and whether it was made now (then the printed URL carries it):
+    $--token-env, else a new one unless --no-token. Another local user can reach a loopback port too."""
+    if args.token_env and args.no_token:
+        fail("--token-env and --no-token exclude each other")
+    if args.transport != "streamable-http":
+        return None, False
+    if args.token_env:
+        if not (token := os.environ.get(args.token_env)):
+            fail(f"--token-env {args.token_env}: that environment variable is not set")
+        return token, False
+    if args.no_token:
+        print(
+            "warning: --no-token: any local user (and with --allow-remote anyone) can call these tools", file=sys.stderr
+        )
+        return None, False
+    import secrets
+
+    return secrets.token_urlsafe(32), True
