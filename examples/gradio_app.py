@@ -304,7 +304,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=7860, help="port on 127.0.0.1 (default 7860)")
     args = parser.parse_args(argv)
-    build_demo().launch(
+    demo = build_demo()
+    demo.launch(
         server_name="127.0.0.1",
         server_port=args.port,
         share=False,
@@ -313,7 +314,10 @@ def main(argv: list[str] | None = None) -> None:
         ssr_mode=False,
         mcp_server=False,
         inbrowser=False,
+        prevent_thread_lock=True,  # to say when it is ready: quiet, Gradio says nothing
     )
+    print(f"serving the vendorgen example app on http://127.0.0.1:{args.port}/ (Ctrl-C stops it)", flush=True)
+    demo.block_thread()
 
 
 if __name__ == "__main__":

@@ -185,6 +185,9 @@ def test_call_tool_for_tool_calling_agents(cataloged: Project) -> None:
         call_tool(name="rm_rf", arguments={})
     with pytest.raises(ValueError, match="unique"):
         call_tool(name="count_words", arguments={"text": "a", "unique": "yes"})
+    # Issue 29 item 11: a value its enum does not allow is refused before the call, as a type is.
+    with pytest.raises(ValueError, match=r'^Argument from_unit is "parsec", not one of "mm", "cm", "m", '):
+        call_tool(name="convert", arguments={"value": 1, "from_unit": "parsec", "to_unit": "m"})
     agent = ToolCallingAgent(tools=[find_tools, call_tool], model=Scripted(""))
     assert set(agent.tools) == {"find_tools", "call_tool", "final_answer"}
 

@@ -8,11 +8,16 @@ reaches an index on the internet.
 
 from __future__ import annotations
 
+import base64
+import functools
+import hashlib
+import io
 import json
 import os
 import shlex
 import shutil
 import sys
+import tarfile
 import threading
 import tomllib
 import zipfile
@@ -175,25 +180,55 @@ def test_uvx_moves_to_a_prerelease_only_with_pre(tmp_path_factory: pytest.TempPa
 
 @dataclass
 class NpmRegistry:
-    """A loopback npm registry whose only package is @scope/server, with the dist-tags a test sets."""
+    """A loopback npm registry whose only package is @scope/server (tests/servers/npm_tiny_server.js), with
+    the dist-tags a test sets; every version it names can be installed."""
 
     url: str
     dist_tags: dict[str, str]
+    asked: list[str]  # the paths requested
+
+
+@functools.cache  # one archive per version: npm checks it against the packument's integrity
+def tarball(version: str) -> bytes:
+    """@scope/server VERSION as npm packs it: package/package.json and its one script."""
+    script = (SERVERS_DIR / "npm_tiny_server.js").read_text().replace('const VERSION = "0"', f'const VERSION = "{version}"')
+    manifest = {"name": "@scope/server", "version": version, "bin": {"tiny-npm-server": "server.js"}}
+    packed = io.BytesIO()
+    with tarfile.open(fileobj=packed, mode="w:gz") as archive:
+        for name, text in (("package/package.json", json.dumps(manifest)), ("package/server.js", script)):
+            data = text.encode()
+            member = tarfile.TarInfo(name)
+            member.size, member.mode = len(data), 0o755
+            archive.addfile(member, io.BytesIO(data))
+    return packed.getvalue()
 
 
 @pytest.fixture
 def npm_registry() -> Iterator[NpmRegistry]:
-    registry = NpmRegistry("", {"latest": "1.1.0"})
+    registry = NpmRegistry("", {"latest": "1.1.0"}, [])
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
-            found = unquote(self.path).lstrip("/") == "@scope/server"
-            versions = {version: {"name": "@scope/server", "version": version}
-                        for version in ("1.0.0", *registry.dist_tags.values())}  # fmt: skip
+            path = unquote(self.path).lstrip("/")
+            registry.asked.append(path)
+            if path.startswith("tarballs/"):
+                self.reply(200, tarball(path.removeprefix("tarballs/").removesuffix(".tgz")), "application/octet-stream")
+                return
+            found = path == "@scope/server"
+            versions = {version: self.manifest(version) for version in ("1.0.0", "1.1.0", *registry.dist_tags.values())}
             packument = {"name": "@scope/server", "dist-tags": registry.dist_tags, "versions": versions}
-            body = json.dumps(packument if found else {"error": "not found"}).encode()
-            self.send_response(200 if found else 404)
-            self.send_header("Content-Type", "application/json")
+            self.reply(200 if found else 404, json.dumps(packument if found else {"error": "not found"}).encode())
+
+        def manifest(self, version: str) -> dict[str, Any]:
+            packed = tarball(version)
+            integrity = "sha512-" + base64.b64encode(hashlib.sha512(packed).digest()).decode()
+            dist = {"tarball": f"{registry.url}tarballs/{version}.tgz", "integrity": integrity,
+                    "shasum": hashlib.sha1(packed).hexdigest()}  # fmt: skip
+            return {"name": "@scope/server", "version": version, "bin": {"tiny-npm-server": "server.js"}, "dist": dist}
+
+        def reply(self, status: int, body: bytes, kind: str = "application/json") -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -243,7 +278,8 @@ def test_a_newer_npm_version_is_reported(npx_snapshot: Callable[..., dict[str, A
     [
         ({"latest": "1.0.0", "old": "0.9.0"}, None, None),  # equal, lower
         ({"latest": "1.0.0-beta.1"}, None, None),  # a prerelease below the pin
-        ({"latest": "1.1.0-next.1"}, None, None),  # npm's, not PEP 440's: not known to be later
+        ({"latest": "1.1.0-next.1"}, None, "1.1.0-next.1"),  # semver's prerelease (PEP 440 cannot read it)
+        ({"latest": "1.0.0-rc.2", "next": "1.0.0-rc.10"}, None, None),  # prereleases of the pin: below it
         ({"latest": "1.1.0-rc.1"}, None, "1.1.0-rc.1"),  # a prerelease above the pin: only when asked for
         ({"latest": "1.1.0", "next": "2.0.0-rc.1", "old": "1.0.5"}, "1.1.0", "2.0.0-rc.1"),
     ],
@@ -263,3 +299,62 @@ def test_a_version_pep_440_cannot_read_is_never_later(version: str) -> None:
     """What a registry or uvx prints may match a version's shape (uvx's output is checked only for
     that) and still be none: it is not a version to move to, with prereleases or without."""
     assert not pins.later(version, "1.0.0") and not pins.later(version, "1.0.0", prereleases=True)
+
+
+# ---------------------------------------------------------------------------
+# npm: the pin does not depend on npm's cache (issue 29 items 2 and 13)
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def npx_project(npm_registry: NpmRegistry, tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, str, dict[str, str]]:
+    """A project with no node_modules, an npm cache as empty as a new user's, and the npx command line of
+    @scope/server (unpinned) asking the loopback registry."""
+    if shutil.which("npx") is None:
+        pytest.skip("npx is not installed (needs node)")
+    project = new_project(tmp_path_factory, "npx-pins")
+    cache = tmp_path_factory.mktemp("npm-cache")
+    line = f"npx --registry {npm_registry.url} --cache={cache} --fetch-retries=0 -y @scope/server"
+    # npm_config_cache: where vendorgen used to look for what npx had run (the server gets --cache).
+    return project, line, {"npm_config_cache": str(cache)}
+
+
+def test_a_first_npx_add_is_pinned_and_checks_clean_right_after(
+    npx_project: tuple[Project, str, dict[str, str]], npm_registry: NpmRegistry
+) -> None:
+    """Before, a first add (npm's cache empty) wrote the command unpinned and `check --remote` then found it
+    pinned (npx had cached it meanwhile): "changed upstream" on a fresh project."""
+    project, line, env = npx_project
+    added = project.run("add", f"mcp:stdio:{line}", "--trust", "--name", "tiny", env=env)
+    assert added.exit_code == 0, added.stderr
+    entry = lock_entry(project, "tiny")
+    assert entry["source"] == f"mcp:stdio:{line}@1.1.0"
+    assert entry["revision"] == "@scope/server 1.1.0"
+    assert any(path == "tarballs/1.1.0.tgz" for path in npm_registry.asked)  # npx ran the version pinned
+    checked = project.run("check", "--remote", env=env)
+    assert checked.exit_code == 0, checked.stdout + checked.stderr
+
+
+def test_npm_versions_are_read_as_semver_not_pep_440(
+    npx_project: tuple[Project, str, dict[str, str]], npm_registry: NpmRegistry
+) -> None:
+    """`1.1.0-1` is semver's prerelease of 1.1.0, below it; PEP 440 read it as the post-release 1.1.0.post1,
+    above it, so `check --remote` reported it as newer and `update` moved the pin back to a prerelease."""
+    project, line, env = npx_project
+    assert project.run("add", f"mcp:stdio:{line}", "--trust", "--name", "tiny", env=env).exit_code == 0
+    npm_registry.dist_tags = {"latest": "1.1.0-1"}
+    checked = project.run("check", "--remote", env=env)
+    assert checked.exit_code == 0, checked.stdout + checked.stderr
+    assert project.run("update", env=env).exit_code == 0
+    assert lock_entry(project, "tiny")["source"].endswith("@scope/server@1.1.0")
+
+
+@pytest.mark.parametrize(
+    ("version", "than", "later"),
+    [("1.10.0", "1.9.0", True), ("2026.10.1", "2026.8.31", True), ("1.0.0", "1.0.0-rc.1", True),
+     ("1.0.0-rc.10", "1.0.0-rc.9", True), ("1.0.0-beta", "1.0.0-alpha.1", True), ("1.0.0+build.2", "1.0.0", False),
+     ("1.0.0-1", "1.0.0", False), ("1!0.0", "1.0.0", False), ("v2.0.0", "1.0.0", False), ("01.0.0", "1.0.0", False)],
+)  # fmt: skip
+def test_npm_versions_compare_as_npm_compares_them(version: str, than: str, later: bool) -> None:
+    """Semver's order; anything that is not semver (`1!0.0`, PEP 440's epoch 1) is never later."""
+    assert pins.later(version, than, prereleases=True, npm=True) is later

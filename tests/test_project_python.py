@@ -110,3 +110,56 @@ def test_the_install_hint_is_for_the_interpreter_that_was_checked(gradio_app: st
                            env=no_project_python)  # fmt: skip
     assert with_pip.exit_code == 0, with_pip.stderr
     assert f"; {python} -m pip install -r requirements-vendored.txt\n" in with_pip.stdout, with_pip.stdout
+
+
+PROJECT_SERVER = """\
+import sys
+
+import only_in_the_project  # installed in the project's .venv alone
+from mcp.server.fastmcp import FastMCP
+
+server = FastMCP("project-python")
+
+
+@server.tool()
+def interpreter() -> str:
+    \"\"\"The interpreter this server runs in.\"\"\"
+    return sys.prefix
+
+
+server.run("stdio")
+"""
+
+
+def project_venv(root: Path) -> Path:
+    """root/.venv: a real virtualenv that sees vendorgen's packages (a .pth) and has one module of its own."""
+    import subprocess
+    import sysconfig
+
+    venv = root / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    [site] = list(venv.glob("lib/python3*/site-packages"))
+    (site / "vendorgen_test.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    (site / "only_in_the_project.py").write_text("")
+    return venv
+
+
+@pytest.mark.parametrize("command", ["python", ".venv/bin/python"])
+def test_python_in_a_stdio_command_is_the_projects_interpreter(
+    command: str, project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29 item 5: `python` was vendorgen's interpreter at add (`No module named ...`), and the workaround
+    `.venv/bin/python` was stored as a relative path that failed from any other directory."""
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    monkeypatch.delenv(project_python.ENV_VAR, raising=False)
+    project_venv(project.root)
+    (project.root / "my_server.py").write_text(PROJECT_SERVER)
+    added = project.run("add", f"mcp:stdio:{command} my_server.py", "--trust", "--name", "own")
+    assert added.exit_code == 0, added.stderr
+    import tomllib
+
+    [entry] = tomllib.loads((project.root / "vendorgen.lock").read_text())["module"]
+    assert entry["source"] == "mcp:stdio:python my_server.py"  # portable: `python` is the project's, anywhere
+    (project.root / "sub").mkdir()
+    checked = Project(project.root / "sub").run("check", "--remote")  # from another directory
+    assert checked.exit_code == 0, checked.stdout + checked.stderr

@@ -184,7 +184,7 @@ def test_import_names_become_distribution_names() -> None:
 
     pins = requirements("from PIL import Image\nimport yaml\nimport json\nfrom . import local\n", ["smolagents"])
     assert [pin.split("==")[0] for pin in pins] == ["pillow", "pyyaml", "smolagents"]
-    with pytest.raises(Exception, match="cannot pin not_installed_anywhere: not installed here"):
+    with pytest.raises(Exception, match="cannot pin not_installed_anywhere: not installed for "):
         requirements("import not_installed_anywhere\n", [])
 
 
@@ -462,5 +462,55 @@ def test_local_edits_are_named(vendored: Project, fakehub: FakeHub, tmp_path: Pa
     finally:
         path.write_text(original)
     assert result.exit_code == 0
-    assert "note: tools/nothing.py has local edits; the Space gets the locked version" in result.stderr
+    assert "note: tools/nothing.py has local edits, which the Space would not get" in result.stderr
     assert "# my edit" not in (tmp_path / "tool.py").read_text()
+
+
+def test_a_push_without_local_edits_is_not_made_silently(vendored: Project, fakehub: FakeHub, tmp_path: Path) -> None:
+    """Issue 29 item 4: the note said `run vendorgen update to merge`, which changes nothing (`1 module up to date`),
+    and the push went ahead without the edits."""
+    path = vendored.root / "tools" / "nothing.py"
+    original = path.read_text()
+    path.write_text(original + "# my edit\n")
+    before = len(fakehub.requests)
+    try:
+        refused = vendored.run("push", "nothing", "tester/edited", env=hub_env(fakehub, tmp_path))
+        asked = fakehub.requests[before:]
+        forced = push(vendored, fakehub, tmp_path, "nothing", "tester/edited")
+    finally:
+        path.write_text(original)
+    assert refused.exit_code == 2, refused.stderr
+    [line] = refused.stderr.splitlines()
+    assert line.startswith("error: tools/nothing.py has local edits, which the Space would not get") and (
+        "`vendorgen diff --offline nothing` shows them" in line
+        and "`vendorgen push nothing tester/edited --dry-run --out DIR`" in line
+        and "`hf upload tester/edited DIR . --repo-type space`" in line
+        and line.endswith("; --force pushes the locked version without them")
+    ), line
+    assert "vendorgen update" not in line
+    assert asked == []  # refused before the Hub is asked anything
+    assert forced.exit_code == 0, forced.stderr  # the locked version, as asked
+
+
+def test_requirements_are_pinned_from_the_projects_interpreter(
+    vendored: Project, fakehub: FakeHub, tmp_path: Path
+) -> None:
+    """Issue 29 item 3: with vendorgen installed as a tool, push pinned (or failed to find) what vendorgen's own
+    environment has, not the project's .venv. Here the project's .venv says smolagents is 9.9.9."""
+    import shutil
+    import sysconfig
+
+    project = Project(tmp_path / "project")
+    shutil.copytree(vendored.root, project.root)
+    venv = project.root / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    [site] = list(venv.glob("lib/python3*/site-packages"))
+    (site / "vendorgen_test.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")  # the rest, as installed here
+    info = site / "smolagents-9.9.9.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: smolagents\nVersion: 9.9.9\n")
+    (info / "top_level.txt").write_text("smolagents\n")
+    out = tmp_path / "space"
+    result = push(project, fakehub, tmp_path, "convert", "tester/c", "--dry-run", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert "smolagents==9.9.9" in (out / "requirements.txt").read_text().splitlines()

@@ -74,13 +74,32 @@ POST_PAGE = {
         "$defs": {"pageParent": PAGE_PARENT, "databaseParent": DATABASE_PARENT},
     },
 }  # fmt: skip
+# Issue 29 item 12, as the Notion server lists it: `parent` is `anyOf [{$ref: parentRequest}, {type: string}]` (a
+# JSON string is taken too), and `parentRequest` is itself a `oneOf` of `$ref`s to the object shapes.
+MOVE_PAGE = {
+    "name": "API-move-page",
+    "description": "Move a page",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "page_id": {"type": "string", "description": "The page to move"},
+            "parent": {"anyOf": [{"$ref": "#/$defs/parentRequest"}, {"type": "string"}], "description": "The new parent"},
+        },
+        "required": ["page_id", "parent"],
+        "$defs": {
+            "parentRequest": {"oneOf": [{"$ref": "#/$defs/pageParent"}, {"$ref": "#/$defs/databaseParent"}]},
+            "pageParent": PAGE_PARENT,
+            "databaseParent": DATABASE_PARENT,
+        },
+    },
+}  # fmt: skip
 PAGE_ID = "59833787-2cf9-4fdf-8782-e53db20768a5"
 
 
 @pytest.fixture(scope="module")
 def vendored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Project, ModuleType]]:
     project = new_project(tmp_path_factory.mktemp("shapes"))
-    with serving(tmp_path_factory.mktemp("listing"), [SCREENSHOT, POST_PAGE], name="shapes") as url:
+    with serving(tmp_path_factory.mktemp("listing"), [SCREENSHOT, POST_PAGE, MOVE_PAGE], name="shapes") as url:
         result = project.run("add", f"mcp:{url}", "--name", "shapes")
         assert result.exit_code == 0, result.stderr
         module = project.import_module("tools/shapes.py")
@@ -137,6 +156,25 @@ def test_either_branch_reaches_the_server_unchanged(vendored: tuple[Project, Mod
     post_page = tool(vendored[1], "API_post_page")
     for parent in ({"type": "page_id", "page_id": PAGE_ID}, {"type": "database_id", "database_id": PAGE_ID}):
         assert sent(post_page(parent=parent, properties={"title": []})) == {"parent": parent, "properties": {"title": []}}
+
+
+def test_a_union_reached_through_a_ref_inside_another_union_keeps_every_branch(
+    vendored: tuple[Project, ModuleType],
+) -> None:
+    """Before, `parent` was vendored as {"type": ["object", "string"]} and `dict[str, Any] | str`: the shapes dropped."""
+    module = vendored[1]
+    move_page = tool(module, "API_move_page")
+    parent = move_page.inputs["parent"]
+    assert parent["type"] == ["object", "string"]
+    assert parent["anyOf"] == [PAGE_PARENT, DATABASE_PARENT, {"type": "string"}]
+    assert parent["description"] == (
+        'The new parent. An object is one of: {"type"?: "page_id", "page_id": string}'
+        ' or {"type"?: "database_id", "database_id": string}.'
+    )
+    hint = typing.get_type_hints(type(move_page).forward)["parent"]
+    assert typing.get_args(hint) == (module._APIMovePage_Parent_PageId, module._APIMovePage_Parent_DatabaseId, str)
+    for given in ({"type": "database_id", "database_id": PAGE_ID}, json.dumps({"page_id": PAGE_ID})):
+        assert sent(move_page(page_id=PAGE_ID, parent=given)) == {"page_id": PAGE_ID, "parent": given}
 
 
 def test_the_module_passes_check(vendored: tuple[Project, ModuleType]) -> None:

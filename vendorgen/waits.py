@@ -21,6 +21,15 @@ class Waits:
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream
+        self._line = threading.Lock()  # held while a wait line is written
+
+    def print_above(self, text: str) -> None:
+        """`text` on stderr, on lines of its own: a wait line shown is erased first (it is written again)."""
+        import sys
+
+        with self._line:
+            sys.stderr.write(("\r\033[K" if self.stream is not None else "") + text + "\n")
+            sys.stderr.flush()
 
     @contextmanager
     def shown(self, what: str) -> Iterator[None]:
@@ -38,12 +47,14 @@ class Waits:
         def show() -> None:
             shown = False
             while not done.wait(SHOW_AFTER if not shown else 1.0):
-                stream.write(f"\r\033[Kwaiting for {what} ({time.monotonic() - started:.0f} s)")
-                stream.flush()
+                with self._line:
+                    stream.write(f"\r\033[Kwaiting for {what} ({time.monotonic() - started:.0f} s)")
+                    stream.flush()
                 shown = True
             if shown:
-                stream.write("\r\033[K")
-                stream.flush()
+                with self._line:
+                    stream.write("\r\033[K")
+                    stream.flush()
 
         thread = threading.Thread(target=show, daemon=True)
         thread.start()

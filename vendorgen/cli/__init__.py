@@ -21,7 +21,21 @@ from vendorgen.errors import VendorgenError
 _DEBUG = False
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _Group(click.Group):
+    """`vendorgen --help` lists each command with its whole first sentence, wrapped, never cut with `...`."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="vendorgen")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 def cli(debug: bool) -> None:
@@ -62,17 +76,21 @@ def main(argv: Sequence[str] | None = None) -> None:
 def _main(argv: Sequence[str] | None) -> None:
     warnings.showwarning = _show_warning
 
-    _Output.command, _Output.json_printed = "", False
+    _Output.command, _Output.json_printed, _Output.root = "", False, None
     _Output.waits.stream = sys.stderr if sys.stderr.isatty() else None
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="vendorgen", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # `vendorgen` alone: the help, as --help shows it
         _echo(exc.ctx.get_help() if exc.ctx else "")
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__context__, KeyboardInterrupt):  # click makes Ctrl-C an Abort
+            _echo("interrupted", err=True)
+            sys.exit(130)
         _echo("aborted", err=True)
         sys.exit(1)
     except click.ClickException as exc:
-        _fail(exc.format_message(), exc.exit_code, exc)
+        hint = _quote_hint(exc, argv)
+        _fail(exc.format_message().rstrip(".") + hint if hint else exc.format_message(), exc.exit_code, exc)
     except VendorgenError as exc:
         if _DEBUG:
             raise
@@ -86,6 +104,17 @@ def _main(argv: Sequence[str] | None) -> None:
         if _DEBUG:
             raise
         _fail(f"unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)", 1, exc)
+
+
+def _quote_hint(exc: click.ClickException, argv: Sequence[str] | None) -> str:
+    """An option click does not know after an unquoted stdio command line (`mcp:stdio:npx -y pkg`) is the
+    server's: the whole command line is one argument."""
+    words = list(argv) if argv is not None else sys.argv[1:]
+    stdio = next((word for word in words if word.startswith("mcp:stdio:")), None)
+    if not isinstance(exc, click.NoSuchOption) or stdio is None:
+        return ""
+    return f'; quote the server\'s command line as one argument: vendorgen add "{stdio} {exc.option_name} ..." --trust'
+
 
 
 def _fail(message: str, code: int, exc: Exception) -> None:

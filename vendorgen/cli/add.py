@@ -175,6 +175,9 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
     for field in ("tools", "resource_names", "prompt_names", "headers"):
         options[field] = tuple(options[field])
     workspace = _workspace(need_lock=False)
+    from vendorgen.project.paths import ROOT_MARKERS
+
+    new_project = not any((workspace.root / marker).exists() for marker in ROOT_MARKERS)
     if found.kind == "mcp":  # the project's defaults (recorded in the snapshot's options, as if given)
         options["resources"] = options["resources"] or workspace.config.mcp_resources
         options["prompts"] = options["prompts"] or workspace.config.mcp_prompts
@@ -205,6 +208,11 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
                 _note(f"{item.module.name} leaves out what {item.module.source} lists: {withheld}")
             _print_review(item, path)
             review.say_flags(item.module.name, review.brought_in(workspace, item.module.name, item.module, item.snapshot))
+        if added.runtime_written:  # to be committed with the modules: they import it
+            shown = ", ".join(_shown(workspace, path) for path in added.runtime_written)
+            _say(f"wrote {shown} (run-time code vendored modules share)")
+        if new_project and added.generated and not dry_run:
+            _say_new_project(workspace)
         if added.generated and not dry_run:
             _print_runtime_check(workspace, [item.module.requirements for item in added.generated])
     _raise_failures(added)
@@ -221,6 +229,14 @@ def _authorization_text(item: Generated) -> str:
     scopes = f" for the scopes {escape_text(str(oauth.get('scopes')))}" if oauth.get("scopes") else ""
     return (f"{item.module.name} authorizes with OAuth at {escape_text(str(oauth['authorization_server']))}{scopes};"
             " the token is in your token store, not in the project")  # fmt: skip
+
+
+def _say_new_project(workspace: Any) -> None:
+    """Outside any project, the directory `add` wrote to became one: said, with how to choose another."""
+    from vendorgen.project.workspace import LOCK_NAME
+
+    _note(f"there was no project here or above (no {LOCK_NAME}, pyproject.toml or .git): {workspace.root} is one now,"
+          f" marked by its {LOCK_NAME} (to vendor into another project, run vendorgen in it)")  # fmt: skip
 
 
 def _withheld_text(item: Generated) -> str:

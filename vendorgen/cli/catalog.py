@@ -7,7 +7,7 @@ from pathlib import Path, PurePosixPath
 import click
 
 from vendorgen.cli.context import _workspace
-from vendorgen.cli.output import _say, _shown
+from vendorgen.cli.output import _note, _say, _shown
 
 
 @click.command()
@@ -47,6 +47,11 @@ def catalog(out_dir: str | None) -> None:
     beside = [entry for entry in entries if PurePosixPath(entry.path).parent.as_posix() == directory]
     if not beside and entries:
         raise click.UsageError(f"no vendored module is in {directory}/; the lock has modules in {', '.join(directories)}")
-    module = cataloging.catalog_module(workspace, beside)
+    from vendorgen.package.derived import readable
+
+    readable_beside, broken = readable(workspace, beside)
+    for reason in broken:  # the other modules are cataloged
+        _note(f"not in the catalog: {reason}")
+    module = cataloging.catalog_module(workspace, readable_beside or beside)
     written = cataloging.write(workspace, module)
     _say(f"{'wrote' if written else 'up to date:'} {_shown(workspace, module.path)} ({module.tools} tools)")

@@ -26,8 +26,10 @@ def _workspace(need_lock: bool = True) -> Workspace:
     workspace = Workspace.discover(waits=_Output.waits)
     if workspace.root != Path.cwd().resolve() and not _Output.command:
         _echo(f"project: {workspace.root}", err=True)
+    markers = [marker for marker in ROOT_MARKERS if (workspace.root / marker).exists()]
+    if markers:  # the --json report's root, also when the command fails
+        _Output.root = str(workspace.root)
     if need_lock and not (workspace.root / LOCK_NAME).is_file():
-        markers = [marker for marker in ROOT_MARKERS if (workspace.root / marker).exists()]
         if markers:
             where = f"no {LOCK_NAME} in the project {workspace.root} (the nearest directory holding {markers[0]})"
         else:  # no project around here: the root is where the user stands, and names no file

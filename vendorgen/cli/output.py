@@ -28,6 +28,7 @@ class _Output:
 
     command = ""  # set by commands given --json
     json_printed = False
+    root: str | None = None  # the project's root, once found
     waits = Waits()  # where long waits are shown (stderr on a terminal); passed to the project and the pipeline
 
 
@@ -66,7 +67,7 @@ def _json_mode(command: str) -> None:
 def _report(workspace: Workspace | None, ok: bool, modules: list[dict[str, Any]],
             errors: Sequence[dict[str, Any]] = (), **extra: Any) -> None:  # fmt: skip
     """The one JSON report every command prints with --json (schema in the README)."""
-    _emit_json({"command": _Output.command, "ok": ok, "root": str(workspace.root) if workspace else None,
+    _emit_json({"command": _Output.command, "ok": ok, "root": str(workspace.root) if workspace else _Output.root,
                 "modules": modules, "errors": [_error_json(**error) for error in errors], **extra})  # fmt: skip
     _Output.json_printed = True
 

@@ -39,18 +39,28 @@ SPACE_SDKS = ("gradio",)  # `push`: app.py is a Gradio demo
 )
 @click.option("--dry-run", is_flag=True, help="Write the folder to --out and list it; upload nothing.")
 @click.option(
-    "--force", is_flag=True, help="Push even a tool that cannot work from a Space (a loopback URL, a local script)."
+    "--force",
+    is_flag=True,
+    help="Push even a tool that cannot work from a Space (a loopback URL, a local script), or without its file's local edits.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print what was written and pushed as JSON.")
+@click.option(
+    "--python",
+    "python",
+    metavar="PATH",
+    envvar="VENDORGEN_PYTHON",
+    help="The project's interpreter, whose installed versions requirements.txt pins (default: $VIRTUAL_ENV, else ./.venv).",
+)
 def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: str, token: str | None,
-         out_dir: Path | None, dry_run: bool, force: bool, as_json: bool) -> None:  # fmt: skip
+         out_dir: Path | None, dry_run: bool, force: bool, as_json: bool, python: str | None) -> None:  # fmt: skip
     """Publish a vendored tool as a Hub tool Space that smolagents' Tool.from_hub loads.
 
     MODULE is a vendored module's name or path. The Space gets tool.py (the
     tool as one self-contained file, regenerated from the lock), app.py (a
     Gradio demo for every input type), requirements.txt (distributions pinned
-    to the versions installed here) and README.md (Space card, provenance),
-    in one commit; the Space is created if it does not exist.
+    to the versions installed for the project's interpreter, as `add` finds
+    it) and README.md (Space card, provenance), in one commit; the Space is
+    created if it does not exist.
 
     A tool that needs what only this machine has (an app on a loopback
     address, an MCP server started from a local script) is refused unless
@@ -62,9 +72,14 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
       vendorgen push convert me/convert-tool
       vendorgen push tools/time_server.py me/time --tool get_current_time --dry-run --out space/
     """
+    import os
+
     from vendorgen import sources
+    from vendorgen.project import interpreter as project_python
     from vendorgen.publish import push as pushing
 
+    if python:
+        os.environ[project_python.ENV_VAR] = python  # read where the project's interpreter is needed
     if as_json:
         _json_mode("push")
     if dry_run and out_dir is None:
@@ -74,6 +89,8 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
     snapshot = workspace.read_snapshot(entry)
     problems = sources.load(snapshot["kind"]).push_problems(snapshot, workspace.root)
     folder = pushing.build_folder(workspace, module, repo_id, tool_name)
+    if folder.edited and not dry_run and not force:  # not what the user reviewed
+        raise UsageError(f"{folder.notes[0]}; --force pushes the locked version without them")
     fatal = [problem.message for problem in problems if problem.fatal]
     if fatal and not dry_run and not force:
         raise UsageError(f"{entry.name} could not work from a Space: {'; '.join(fatal)}; --force pushes it anyway")

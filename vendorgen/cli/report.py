@@ -72,6 +72,9 @@ def problems(state: LocalState) -> list[str]:
     found = [error] if error is not None else []
     if state.on_disk is None:
         found.append(f"{entry.path} is missing: `vendorgen update --offline {name}` restores it from its snapshot")
+    elif state.edited and state.on_disk == state.base:  # the file is what vendorgen writes: the lock's hash is off
+        return [f"{LOCK_NAME} records another sha256 for {entry.path}, which is exactly what its snapshot generates:"
+                f" the lock was edited (`git diff {LOCK_NAME}`); `vendorgen update --offline {name}` rewrites the entry"]  # fmt: skip
     elif state.status == "conflict":
         found.append("unresolved merge conflict markers")
     elif state.edited:
@@ -257,7 +260,7 @@ def update_note(step: Step) -> str:
     if not step.base_lost:
         return ""
     return (f"{step.entry.path} has local edits and was generated with another vendorgen, other templates or settings,"
-            " and git holds no copy of it as written; their changes to it were not merged"
+            f" and no version of it in git has the sha256 {LOCK_NAME} records; their changes to it were not merged"
             " (`vendorgen diff --offline` shows the file against them)")  # fmt: skip
 
 

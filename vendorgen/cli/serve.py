@@ -64,6 +64,7 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     import subprocess
 
     from vendorgen.package import serve as serving
+    from vendorgen.package.derived import readable
     from vendorgen.project import interpreter as project_interpreter
 
     # An MCP client starts this in a directory of its own unless its config gives the project's (`cwd`):
@@ -71,7 +72,10 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     workspace = _workspace()
     # --files names directories as the user sees them: from where the command started, before the chdir below.
     roots = [os.path.abspath(directory) for directory in files]
-    module = serving.server_module(workspace, workspace.read_lock())
+    entries, broken = readable(workspace, workspace.read_lock())
+    for reason in broken:  # the other modules are served
+        _echo(f"note: not served: {reason}", err=True)
+    module = serving.server_module(workspace, entries or workspace.read_lock())
     python = project_interpreter.find(workspace.root).executable
     os.chdir(workspace.root)  # `python -m` finds the package from here
     sys.stdout.flush()

@@ -188,7 +188,7 @@ def update(
                   for entry, exc in plan.failures]  # fmt: skip
         _report(workspace, error is None, modules, errors, **({"notes": notes} if notes else {}))
     else:
-        _print_update(workspace, plan.steps, preview, show_diff)
+        _print_update(workspace, plan.steps, preview, show_diff, failed=bool(plan.failures))
         for note in plan.runtime.notes if plan.runtime else ():
             _say(f"would {note}" if preview else note)
     if error:
@@ -209,12 +209,12 @@ def _step_flags(workspace: Workspace, step: Any) -> list[Any]:
     return list(review_snapshot(workspace, step.entry.name, snapshot, workspace.read_lock()).flags)
 
 
-def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, show_diff: bool) -> None:
+def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, show_diff: bool, failed: bool) -> None:
     from vendorgen import sources  # start-up: `vendorgen --help` loads no source module
     from vendorgen.cli.report import step_text
     from vendorgen.cli.review import say_flags
 
-    if not steps:
+    if not steps and not failed:  # a failure is said after this
         _say("nothing to update")
     for step in steps:
         if step.action != "up to date":

@@ -14,6 +14,7 @@ from typing import Any
 
 from vendorgen import naming, sources
 from vendorgen.errors import Excluded, UsageError, VendorgenError
+from vendorgen.interrupts import raise_if_interrupted
 from vendorgen.model import ModuleSpec
 from vendorgen.package import copies
 from vendorgen.project.config import GENERATOR
@@ -81,6 +82,7 @@ def _context(workspace: Workspace) -> Inspection:
 def _inspect(
     source: Source, target: str, uri: str, options: sources.AddOptions, workspace: Workspace
 ) -> list[dict[str, Any]]:
+    raise_if_interrupted()  # a source read after Ctrl-C (another thread's) is not contacted
     with workspace.waits.shown(uri):
         snapshots = source.inspect(target, options, _context(workspace))
     # Through JSON and back, so what is generated now is exactly what the committed snapshot regenerates.
@@ -99,6 +101,7 @@ class Failure:
 class Added:
     generated: list[Generated]
     failed: list[Failure]  # only with `keep_going`; otherwise the first failure is raised
+    runtime_written: tuple[str, ...] = ()  # the run-time files written beside the modules (root-relative)
 
 
 def add(
@@ -154,7 +157,7 @@ def add(
         _refuse_shared_tool_names(entries, generated)
         runtime = copies.plan(workspace, entries.values(), pending=files)
         workspace.commit({**files, **runtime.files}, list(entries.values()), tuple(runtime.removed), runtime.entries)
-    return Added(generated, failed)
+    return Added(generated, failed, tuple(sorted(runtime.files)))
 
 
 def _generate_member(

@@ -40,11 +40,11 @@ def tool_classes(
     """
     text = pending[entry.path] if entry.path in pending else workspace.read_file(entry.path)
     if text is None:
-        raise UsageError(f"{entry.path} is missing: `vendorgen update` restores it")
+        raise UsageError(f"{entry.path} is missing: `vendorgen update --offline {entry.name}` writes it again")
     try:
         tree = ast.parse(text)
     except SyntaxError as exc:
-        raise UsageError(f"{entry.path} cannot be read ({exc}): `vendorgen check` says what is wrong") from None
+        raise UsageError(unparsable(entry, text, exc)) from None
     found = []
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
@@ -53,9 +53,34 @@ def tool_classes(
                 found.append((node.name, attributes))
     if missing := set(entry.tools) - {attributes["name"] for _, attributes in found}:
         raise UsageError(
-            f"{entry.path} has no tool class for {', '.join(sorted(missing))}: `vendorgen check` says what is wrong"
+            f"{entry.path} has no tool class for {', '.join(sorted(missing))} (`vendorgen diff --offline {entry.name}`"
+            f" shows the edits; `vendorgen update --offline {entry.name}` after deleting the file writes it again)"
         )
     return found
+
+
+def unparsable(entry: LockEntry, text: str, error: SyntaxError) -> str:
+    """Why the module file `text` of `entry` is not Python, and the way out."""
+    if (error.text or "").startswith(("<<<<<<< ", "=======", ">>>>>>> ")):  # where Python stops: a merge's marker
+        return f"{entry.path} holds merge conflict markers: resolve the <<<<<<< markers"
+    return (
+        f"{entry.path} is not valid Python (line {error.lineno}: {error.msg}): fix it, or delete it and"
+        f" `vendorgen update --offline {entry.name}` writes it again as vendorgen wrote it"
+    )
+
+
+def readable(workspace: Workspace, entries: list[LockEntry]) -> tuple[list[LockEntry], list[str]]:
+    """The modules of `entries` whose tool classes can be read from their files, and why each other one cannot:
+    `serve` and `catalog` go on with the rest and name those."""
+    kept, broken = [], []
+    for entry in entries:
+        try:
+            tool_classes(workspace, entry, {})
+        except UsageError as exc:
+            broken.append(str(exc))
+        else:
+            kept.append(entry)
+    return kept, broken
 
 
 def _literal_attributes(node: ast.ClassDef) -> dict[str, Any]:

@@ -54,6 +54,11 @@ def find(project_root: Path) -> Interpreter:
     return Interpreter(sys.executable, "vendorgen's own interpreter (no --python, no active virtualenv, no .venv)")
 
 
+def own() -> Interpreter:
+    """vendorgen's own interpreter."""
+    return Interpreter(sys.executable, "vendorgen's own interpreter")
+
+
 def _venv_python(venv: Path) -> str:
     return str(venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python"))
 
@@ -74,6 +79,28 @@ def installed_versions(interpreter: Interpreter, distributions: list[str]) -> di
         "print(json.dumps({name: v(name) for name in sys.argv[1:]}))\n"
     )
     result = subprocess.run([interpreter.executable, "-c", code, *distributions], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise VendorgenError(f"{interpreter.executable} failed to list its packages: {_last_line(result.stderr)}")
+    return json.loads(result.stdout)
+
+
+def import_distributions(interpreter: Interpreter, names: list[str]) -> dict[str, dict[str, Any]]:
+    """For each top-level import name, as `interpreter` sees it: {"versions": {distribution: version or None}}
+    (the distributions that provide it, else the name itself) and {"importable": bool} (found at all, such as
+    the project's own code, which no distribution provides)."""
+    code = (
+        "import importlib.metadata as m, importlib.util as u, json, sys\n"
+        "by_import = m.packages_distributions()\n"
+        "def v(name):\n"
+        "    try:\n        return m.version(name)\n"
+        "    except m.PackageNotFoundError:\n        return None\n"
+        "def importable(name):\n"
+        "    try:\n        return u.find_spec(name) is not None\n"
+        "    except (ImportError, ValueError):\n        return False\n"
+        "print(json.dumps({name: {'versions': {d: v(d) for d in by_import.get(name) or [name]},"
+        " 'importable': importable(name)} for name in sys.argv[1:]}))\n"
+    )
+    result = subprocess.run([interpreter.executable, "-c", code, *names], capture_output=True, text=True)
     if result.returncode != 0:
         raise VendorgenError(f"{interpreter.executable} failed to list its packages: {_last_line(result.stderr)}")
     return json.loads(result.stdout)

@@ -136,7 +136,10 @@ def parse_lock_text(text: str) -> tuple[list[LockEntry], list[RuntimeEntry]]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise VendorgenError(f"{LOCK_NAME} is not valid TOML: {exc}") from None
+        raise VendorgenError(
+            f"{LOCK_NAME} is not valid TOML: {exc}; `git diff {LOCK_NAME}` shows what changed since the last commit,"
+            f" `git checkout {LOCK_NAME}` restores the committed one"
+        ) from None
     if data.get("version") != LOCK_VERSION:
         raise VendorgenError(f"{LOCK_NAME} has version {data.get('version')!r}; this vendorgen reads {LOCK_VERSION}")
     modules = data.get("module", [])

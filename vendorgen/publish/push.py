@@ -14,7 +14,7 @@ lock describes.
 - `app.py`: a Gradio demo for every input and output type (JSON text for
   array, object and any), from `templates/push/app.py.j2`.
 - `requirements.txt`: what tool.py imports (and what its source declares),
-  as distribution names pinned to the versions installed here.
+  as distribution names pinned to the versions installed for the project's interpreter.
 - `README.md`: the Space card (sdk, app_file, tags smolagents and tool) and the
   provenance.
 
@@ -23,8 +23,6 @@ The upload is one `create_repo(..., exist_ok=True)` and one `create_commit`.
 
 from __future__ import annotations
 
-import importlib.metadata
-import importlib.util
 import json
 import sys
 from collections.abc import Iterable
@@ -38,7 +36,9 @@ from vendorgen.generate import pipeline
 from vendorgen.generate.render import render_file
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
 from vendorgen.package.inline import inline
+from vendorgen.project import interpreter as project_python
 from vendorgen.project.hashing import sha256_text
+from vendorgen.project.interpreter import Interpreter
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
 from vendorgen.sources.hub_client import REPO_ID, bound_hub_requests, hub_errors, within_deadline
@@ -87,6 +87,7 @@ class SpaceFolder:
     module: ModuleSpec  # the one-tool module tool.py holds
     files: dict[str, str]  # file name -> text, in name order
     notes: tuple[str, ...]  # things the user should know (printed on stderr)
+    edited: bool = False  # the module's file has local edits the Space would not get
 
     @property
     def tool(self) -> ToolSpec:
@@ -112,25 +113,28 @@ def build_folder(workspace: Workspace, reference: str, repo_id: str, tool_name: 
     )
     _check_from_code_picks(tool_py, module)
     templates = workspace.templates_dir()
+    interpreter = project_python.find(workspace.root)
+    sdk = project_python.import_distributions(interpreter, [_SDK_PROVIDED])[_SDK_PROVIDED]["versions"]
     readme = render_file(
         "push/README.md.j2",
         templates,
         module=module,
         repo_id=repo_id,
         schema_sha256=generated.schema_sha256,
-        gradio_version=_installed(_SDK_PROVIDED),
+        gradio_version=sdk.get(_SDK_PROVIDED),
         vendorgen_version=__version__,
         secrets=_secrets(generated.snapshot),
     )
     app_py = render_file("push/app.py.j2", templates, **_app_context(module.tools[0]))
-    pins = render_file("push/requirements.txt.j2", templates, requirements=requirements(tool_py, module.requirements))
+    pins = render_file("push/requirements.txt.j2", templates, requirements=requirements(tool_py, module.requirements, interpreter))
     files = {
         "README.md": readme,
         "app.py": format_source(app_py, workspace.config.line_length),
         "requirements.txt": pins,
         "tool.py": tool_py,
     }
-    return SpaceFolder(module, files, _notes(workspace, entry))
+    edits = local_edits(workspace, entry, repo_id)
+    return SpaceFolder(module, files, (edits,) if edits else (), bool(edits))
 
 
 def write_folder(folder: SpaceFolder, out: Path) -> list[Path]:
@@ -186,17 +190,17 @@ def find_entry(workspace: Workspace, reference: str) -> LockEntry:
     raise UsageError(f"no vendored module {reference!r} (vendored: {available})")
 
 
-def requirements(tool_py: str, declared: Iterable[str]) -> list[str]:
+def requirements(tool_py: str, declared: Iterable[str], interpreter: Interpreter | None = None) -> list[str]:
     """Pinned distributions for what `tool_py` imports and what its source `declared`, sorted.
 
-    Import names become distribution names (PIL -> pillow) through the installed
-    packages' metadata. A name that is installed nowhere here cannot be pinned:
-    that is an error naming it, not a guess.
+    Import names become distribution names (PIL -> pillow) through the metadata of the packages
+    installed for the project's `interpreter` (default: this one), where the tool runs: vendorgen may be
+    a tool in an environment of its own. A name installed nowhere there cannot be pinned: that is an
+    error naming it, not a guess.
     """
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.utils import canonicalize_name
 
-    by_import = importlib.metadata.packages_distributions()
     pinned: dict[str, str] = {}
     missing: list[str] = []
     names = [name for name in imported_packages(tool_py) if name not in sys.stdlib_module_names]
@@ -205,29 +209,31 @@ def requirements(tool_py: str, declared: Iterable[str]) -> list[str]:
             names.append(Requirement(line).name)
         except InvalidRequirement:
             pinned[line] = line  # a URL or an option line: already exact, kept as it is
+    names = [name for name in dict.fromkeys(names) if name != _SDK_PROVIDED]
+    found = project_python.import_distributions(interpreter or project_python.own(), names)
     for name in names:
-        if name == _SDK_PROVIDED:
-            continue
-        for distribution in by_import.get(name) or [name]:
-            version = _installed(distribution)
+        for distribution, version in found[name]["versions"].items():
             if version is None:
                 missing.append(name)
             else:
                 pinned[canonicalize_name(distribution)] = f"{canonicalize_name(distribution)}=={version}"
     if missing:
-        raise UsageError(_unpinnable(sorted(set(missing))))
+        raise UsageError(_unpinnable(sorted(set(missing)), found, interpreter or project_python.own()))
     return [pinned[key] for key in sorted(pinned)]
 
 
-def _unpinnable(names: list[str]) -> str:
+def _unpinnable(names: list[str], found: dict[str, dict[str, Any]], interpreter: Interpreter) -> str:
     """Why `names` cannot go into requirements.txt: local code (no distribution), or not installed at all."""
-    local = [name for name in names if importlib.util.find_spec(name) is not None]
+    local = [name for name in names if found[name]["importable"]]
     if local:
         return (
             f"tool.py imports {', '.join(local)}, which is code of this project rather than an installed distribution;"
             " the Space gets tool.py alone, so it could not import it (make it an installable package first)"
         )
-    return f"cannot pin {', '.join(names)}: not installed here, so its version is unknown; install it, then push again"
+    return (
+        f"cannot pin {', '.join(names)}: not installed for {interpreter.executable} ({interpreter.found_by}), so its"
+        " version is unknown; install it there (or name the project's interpreter with --python), then push again"
+    )
 
 
 def _chosen_tool(module: ModuleSpec, tool_name: str | None) -> ToolSpec:
@@ -283,13 +289,6 @@ def _demo_input(spec: InputSpec) -> DemoInput:
     return DemoInput(spec, widget, default)
 
 
-def _installed(distribution: str) -> str | None:
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
 def _secrets(snapshot: dict[str, Any]) -> list[str]:
     """The environment variables the tool reads for its MCP server's credentials (to set as the Space's secrets)."""
     from vendorgen.package.shipped._vendored_mcp_auth import variables
@@ -298,8 +297,15 @@ def _secrets(snapshot: dict[str, Any]) -> list[str]:
     return variables(server) if isinstance(server, dict) and server.get("transport") != "stdio" else []
 
 
-def _notes(workspace: Workspace, entry: LockEntry) -> tuple[str, ...]:
+def local_edits(workspace: Workspace, entry: LockEntry, repo_id: str) -> str:
+    """What to say when the module's file is not what vendorgen wrote: tool.py is regenerated from the lock, so
+    the Space would not get the edits the user reviewed; how to publish them instead. "" for an unedited file."""
     path = workspace.root / entry.path
-    if path.is_file() and sha256_text(python_text(path.read_bytes(), entry.path)) != entry.sha256:
-        return (f"{entry.path} has local edits; the Space gets the locked version (run `vendorgen update` to merge)",)
-    return ()
+    if not path.is_file() or sha256_text(python_text(path.read_bytes(), entry.path)) == entry.sha256:
+        return ""
+    return (
+        f"{entry.path} has local edits, which the Space would not get: its tool.py is regenerated from the lock"
+        f" (`vendorgen diff --offline {entry.name}` shows them). To publish them, write the folder"
+        f" (`vendorgen push {entry.name} {repo_id} --dry-run --out DIR`), make the same edits in DIR/tool.py and"
+        f" upload it (`hf upload {repo_id} DIR . --repo-type space`)"
+    )

@@ -19,6 +19,7 @@ import importlib
 import inspect as inspect_module
 import keyword
 import os
+import re
 import sys
 import typing
 from collections.abc import Mapping
@@ -126,8 +127,32 @@ def inspect_here(target: str, options: AddOptions) -> list[dict[str, Any]]:
             "tool_name": name if single and name != default else "",
             "tools": described,
             "options": again,
+            # What `forward` imports at call time comes from these (langchain-community), beside langchain-core.
+            **({"distributions": found} if (found := _distributions([module_name, *map(_class_module, tools)])) else {}),
         }
     ]
+
+
+def _class_module(tool: Any) -> str:
+    return type(tool).__module__
+
+
+def _distributions(module_names: list[str]) -> list[str]:
+    """The installed distributions whose files hold these modules (the user's own code is in none), sorted."""
+    from importlib import metadata
+
+    by_import = metadata.packages_distributions()
+    found: set[str] = set()
+    for module_name in dict.fromkeys(module_names):
+        path = getattr(sys.modules.get(module_name), "__file__", None)
+        if not path:
+            continue
+        for distribution_name in by_import.get(module_name.split(".")[0], []):
+            distribution = metadata.distribution(distribution_name)
+            files = {os.path.realpath(str(distribution.locate_file(file))) for file in distribution.files or ()}
+            if os.path.realpath(path) in files:
+                found.add(distribution.metadata["Name"])
+    return sorted(found - {"langchain-core", "langchain_core"})
 
 
 def _import(module_name: str) -> Any:
@@ -373,8 +398,19 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
         revision=snapshot.get("revision", ""),
         tools=tuple(tools),
         constants=(("SOURCE_MODULE", module_name), ("SOURCE_ATTR", attr)),
-        requirements=LangChainSource.requirements,
+        requirements=(*LangChainSource.requirements, *_distribution_names(snapshot.get("distributions", []))),
     )
+
+
+_DISTRIBUTION = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\Z")
+
+
+def _distribution_names(names: Any) -> list[str]:
+    """The snapshot's distributions, each a plain name: they reach requirements files (an edited snapshot
+    could hold an option line such as `--index-url`)."""
+    if not isinstance(names, list) or not all(isinstance(name, str) and _DISTRIBUTION.match(name) for name in names):
+        raise SchemaError(f"the snapshot's distributions are not distribution names: {escape_text(repr(names))[:200]}")
+    return names
 
 
 def _tool(raw: Mapping[str, Any], name: str, listing: limits.NodeBudget) -> ToolSpec:

@@ -18,7 +18,6 @@ import os
 import re
 import shlex
 from collections.abc import Mapping
-from importlib import metadata
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -32,10 +31,11 @@ from vendorgen.review.annotations import behaviour
 from vendorgen.sources import mcp_auth, mcp_offers, pins
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options, seconds_from_env
 from vendorgen.sources.credentials import refuse_url_credentials
-from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, server_label
+from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, portable_argv, server_label
 from vendorgen.sources.portable import Problem, credential_problems, stdio_problems, url_problems
 from vendorgen.text import limits, schema
 from vendorgen.text.literals import escape_text
+from vendorgen.waits import NO_WAITS, Waits
 
 TRANSPORTS = ("stdio", "streamable-http", "sse")
 
@@ -91,6 +91,7 @@ def _stdio_target(command_line: str, options: AddOptions, root: Path) -> dict[st
         if name not in env:
             env.append(name)
     argv, package = pins.pin(argv)  # before the paths are made portable: uvx reads its options from here
+    argv = [_python_word(argv[0], root), *argv[1:]]
     argv, project_paths = portable_argv(argv, root)
     server: dict[str, Any] = {"transport": "stdio", "command": argv[0], "args": argv[1:], "env": env}
     if project_paths:
@@ -98,6 +99,18 @@ def _stdio_target(command_line: str, options: AddOptions, root: Path) -> dict[st
     if package:
         server["package"] = package
     return server
+
+
+def _python_word(command: str, root: Path) -> str:
+    """`python` for a command that is the project's interpreter (`.venv/bin/python`): the word that means it
+    wherever the project is, at add and at run time; a path to it would break from another directory."""
+    if os.sep not in command and "/" not in command:
+        return command
+    from vendorgen.project import interpreter as project_python
+
+    own = os.path.normpath(os.path.abspath(project_python.find(root).executable))
+    given = {os.path.normpath(os.path.abspath(base / command)) for base in (Path.cwd(), root)}
+    return "python" if own in given else command
 
 
 def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
@@ -117,29 +130,6 @@ def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
             "server.env": env}  # fmt: skip
 
 
-def portable_argv(argv: list[str], root: Path) -> tuple[list[str], list[int]]:
-    """`argv` with every path inside the project made relative to its root, and their indices.
-
-    A word is a path when it names an existing file or directory, from here or from the project
-    root (so `update` finds it again from a subdirectory). Paths outside the project stay as given.
-    """
-    portable = list(argv)
-    indices: list[int] = []
-    for index, word in enumerate(argv):
-        if not word or word.startswith("-") or argv[index - 1] in ("-m", "--from") and index > 0:
-            continue  # an option, or a module or package name that may share a directory's name
-        for base in (Path.cwd(), root):
-            candidate = (base / word).resolve()
-            if not candidate.exists():
-                continue
-            if candidate != root and root not in candidate.parents:
-                break  # outside the project: kept as written
-            portable[index] = candidate.relative_to(root).as_posix()
-            indices.append(index)
-            break
-    return portable, indices
-
-
 def _url(url: str) -> str:
     parts = urlsplit(refuse_url_credentials(url))  # first: the message below quotes the URL
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -147,7 +137,7 @@ def _url(url: str) -> str:
     return url
 
 
-def inspect(target: str, options: AddOptions, root: Path) -> list[dict[str, Any]]:
+def inspect(target: str, options: AddOptions, root: Path, waits: Waits = NO_WAITS) -> list[dict[str, Any]]:
     server = parse_target(target, options, root)
     if server["transport"] == "stdio":
         # What is written down (the lock, the header) is the portable command line, never this machine's paths.
@@ -159,12 +149,12 @@ def inspect(target: str, options: AddOptions, root: Path) -> list[dict[str, Any]
     credentials = mcp_auth.credentials(server, login_name)  # a missing variable: said before any request
     wanted = mcp_offers.wanted(options)
     try:
-        info, raw_tools, offered_to_capable, listings = list_offers(server, root, timeout, wanted, credentials)
+        info, raw_tools, offered_to_capable, listings = list_offers(server, root, timeout, wanted, waits, credentials)
     except SourceUnreachable:
         if not mcp_auth.asked(credentials):
             raise
         mcp_auth.authorize(server, credentials, timeout)  # asks a person (or the browser), then lists again
-        info, raw_tools, offered_to_capable, listings = list_offers(server, root, timeout, wanted, credentials)
+        info, raw_tools, offered_to_capable, listings = list_offers(server, root, timeout, wanted, waits, credentials)
     server = mcp_auth.recorded(server, credentials)
     instructions = info.pop("instructions", None)  # what the server tells the model: pinned, reviewed
     limits.check_listing(raw_tools, f"the tools/list of the MCP server {server_label(server)}")
@@ -282,9 +272,13 @@ def _own_revision(server: Mapping[str, Any], root: Path | None) -> str:
         return f"{package['name']} {package['version']}"
     argv = [server["command"], *server["args"]]
     if server["command"] in ("python", "python3") and argv[1:2] == ["-m"] and len(argv) > 2:
-        top = argv[2].split(".")[0]
-        for distribution in metadata.packages_distributions().get(top, [])[:1]:
-            return f"{distribution} {metadata.version(distribution)}"
+        from vendorgen.project import interpreter as project_python
+
+        top = argv[2].split(".")[0]  # the distribution that provides it where the server runs: the project's
+        python = project_python.find(root) if root is not None else project_python.own()
+        for distribution, version in list(project_python.import_distributions(python, [top])[top]["versions"].items())[:1]:
+            if version is not None:
+                return f"{distribution} {version}"
     for index in server.get("project_paths", ()) if root is not None else ():
         path = root / argv[index]
         if path.is_file():  # the first file of the project on the command line: the server's code
@@ -430,11 +424,7 @@ class MCPSource(Source):
     The module constant `SERVER` says how to reach the server. What the runtime's MCPTool reads
     from a tool's constants: `mcp_name`; `result_key`, when the server wraps a plain value as
     {result_key: value} in structuredContent (FastMCP): the tool returns the value, typed
-    `output_type`; `null_refused` (`model.null_refused_constant`). A resource template's read tool:
-    `resource_template` (what the server listed: `uriTemplate`, whose variables are the arguments, `name`...);
-    the one tool reading the static resources: `resources` ({uri: what the server listed}); a prompt's tool:
-    `prompt` (what the server listed: `name`, `arguments`...). Each of those also has `mcp_name`, the request
-    it makes ("resources/read URI-TEMPLATE", "resources/read", "prompts/get NAME"), which `serve` pins by.
+    `output_type`; `null_refused` (`model.null_refused_constant`). Resources' and prompts': `mcp_offers`.
     """
 
     kind = "mcp"
@@ -458,21 +448,15 @@ class MCPSource(Source):
         "._vendored_mcp_offers.ResourceTool",
     }
     package_files = (RUNTIME_FILE, MCP_TRANSPORT_FILE, MCP_AUTH_FILE, MCP_FILE, MCP_OFFERS_FILE)
-    annotations = MappingProxyType(
-        {
-            "SERVER": "dict[str, Any]",
-            "resources": "dict[str, dict[str, Any]]",
-            "resource_template": "dict[str, Any]",
-            "prompt": "dict[str, Any]",
-        }
-    )
+    annotations = MappingProxyType({"SERVER": "dict[str, Any]", "resources": "dict[str, dict[str, Any]]",
+                                    "resource_template": "dict[str, Any]", "prompt": "dict[str, Any]"})  # fmt: skip
     requirements = ("smolagents", "mcp")
     ranges = MappingProxyType({**Source.ranges, "mcp": ">=1.10,<3"})
     served_name_attribute = "mcp_name"
 
     # Each hook calls this module's function of the same name (a method's body sees the module's names).
     def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
-        return inspect(target, options, context.root)
+        return inspect(target, options, context.root, context.waits)
 
     def build(self, snapshot: dict[str, Any]) -> ModuleSpec:
         return build(snapshot)

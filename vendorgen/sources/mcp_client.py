@@ -31,6 +31,7 @@ from vendorgen.text.limits import ReadBudget
 async def session(
     server: Mapping[str, Any], stdio_params: Any, timeout: float, received: ReadBudget, capable: bool = False,
     credentials: Any = None,
+    errlog: Any = None,
 ) -> AsyncIterator[tuple[Any, dict]]:
     """An initialized `ClientSession` to `server` and the server's `serverInfo` (with the initialize result's
     `instructions` under that key, when the server gave any), closed on exit.
@@ -38,6 +39,7 @@ async def session(
     `credentials`: what an HTTP server is sent (`_vendored_mcp_auth.Credentials`; None: nothing).
     `capable`: the session declares the roots, sampling and elicitation capabilities (answering
     every such request with an error), to see what a server offers only to clients that have them.
+    `errlog`: a file (with a descriptor) for a stdio server's stderr, instead of vendorgen's.
 
     Every byte an HTTP server sends is spent from `received` as it arrives. Over stdio the SDK's
     `stdio_client` reads the process's output itself with no hook (see `_transport`).
@@ -51,7 +53,9 @@ async def session(
     failure: Exception | None = None
     stack = AsyncExitStack()
     try:
-        streams = await stack.enter_async_context(_transport(server, stdio_params, timeout, received, credentials))
+        streams = await stack.enter_async_context(
+            _transport(server, stdio_params, timeout, received, credentials, errlog)
+        )
         client = await stack.enter_async_context(
             ClientSession(
                 streams[0], streams[1], read_timeout_seconds=_request_timeout(timeout), **_capabilities(capable)
@@ -92,14 +96,15 @@ def _capabilities(capable: bool) -> dict[str, Any]:
 
 
 def _transport(
-    server: Mapping[str, Any], stdio_params: Any, timeout: float, received: ReadBudget, credentials: Any = None
+    server: Mapping[str, Any], stdio_params: Any, timeout: float, received: ReadBudget, credentials: Any = None,
+    errlog: Any = None,
 ) -> Any:
     if server["transport"] == "stdio":
         # Not bounded while reading: `stdio_client` reads the process's stdout with its own
         # `TextReceiveStream` and joins chunks until a newline, and neither it nor
         # `StdioServerParameters` takes a reader, a line limit or a stream. The listing is bounded
         # once received (limits.check_listing) and by the deadline.
-        return _stdio(stdio_params)
+        return _stdio(stdio_params, errlog)
     import mcp.client.streamable_http as streamable_http
 
     mcp_1 = hasattr(streamable_http, "streamablehttp_client")
@@ -207,15 +212,18 @@ def _snake(name: str) -> str:
 # The process each stdio session started (the SDK's own `_create_platform_compatible_process` records it here).
 _STARTED: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("stdio_started", default=None)
 _GROUP_EXIT_BOUND = 5.0  # seconds a server's left-over processes get to exit after SIGTERM, then SIGKILL
+_CANCELLED_EXIT_BOUND = 1.0  # the same for a session cancelled (Ctrl-C, a deadline): the user is waiting
 
 
 @asynccontextmanager
-async def _stdio(stdio_params: Any) -> AsyncIterator[Any]:
+async def _stdio(stdio_params: Any, errlog: Any = None) -> AsyncIterator[Any]:
     """The SDK's `stdio_client`, then whatever is left of the server's process group ended.
 
     The SDK starts the server in a process group of its own, but ends the group only when its own child
     outlives the close of its stdin: `npx` exits at once, and its node child (server-everything) then
     runs on for a minute after `add` has returned, to print an EPIPE traceback on the user's terminal.
+    A cancelled session ends the group first: the SDK would give the server 2 s to exit after its stdin
+    closes, and a server asking the client for something (roots) may wait for the answer a minute.
     """
     import mcp.client.stdio as sdk
 
@@ -223,8 +231,14 @@ async def _stdio(stdio_params: Any) -> AsyncIterator[Any]:
     started: list[int] = []
     token = _STARTED.set(started)
     try:
-        async with sdk.stdio_client(stdio_params) as streams:
-            yield streams
+        async with sdk.stdio_client(stdio_params, **({"errlog": errlog} if errlog is not None else {})) as streams:
+            try:
+                yield streams
+            except BaseException as exc:
+                if not isinstance(exc, Exception):  # cancelled
+                    for group in started:
+                        _end_group(group, _CANCELLED_EXIT_BOUND)
+                raise
     finally:
         _STARTED.reset(token)
         for group in started:
@@ -247,15 +261,15 @@ def _record_started(sdk: Any) -> None:
     sdk._create_platform_compatible_process = recording
 
 
-def _end_group(group: int) -> None:
-    """SIGTERM to what is left of process group `group`, SIGKILL after _GROUP_EXIT_BOUND; returns once it is gone.
+def _end_group(group: int, bound: float = _GROUP_EXIT_BOUND) -> None:
+    """SIGTERM to what is left of process group `group`, SIGKILL after `bound` s; returns once it is gone.
 
     It waits with time.sleep, not on the event loop: it runs in a `finally` that a cancellation may have
     reached, where an await would be cancelled again and leave the group running (usually it waits a few ms).
     """
     try:
         os.killpg(group, signal.SIGTERM)
-        deadline = time.monotonic() + _GROUP_EXIT_BOUND
+        deadline = time.monotonic() + bound
         while time.monotonic() < deadline:
             time.sleep(0.01)
             os.killpg(group, 0)  # ProcessLookupError once no member is left

@@ -21,16 +21,18 @@ from vendorgen.package.shipped._vendored_mcp_auth import CredentialsMissing, hea
 from vendorgen.sources.credentials import redacted
 from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, not_found, server_label, stdio_params
 from vendorgen.text import limits
-from vendorgen.text.literals import escape_text
+from vendorgen.text.literals import escape_text, terminal_text
+from vendorgen.waits import NO_WAITS, Waits
 
 MAX_PAGES = 1000
 
 
 def list_tools(
-    server: Mapping[str, Any], root: Path, timeout: float = DEFAULT_TIMEOUT, credentials: Any = None
+    server: Mapping[str, Any], root: Path, timeout: float = DEFAULT_TIMEOUT, waits: Waits = NO_WAITS,
+    credentials: Any = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None]:
     """`list_offers` of the tools alone."""
-    info, tools, capable, _ = list_offers(server, root, timeout, credentials=credentials)
+    info, tools, capable, _ = list_offers(server, root, timeout, waits=waits, credentials=credentials)
     return info, tools, capable
 
 
@@ -43,89 +45,87 @@ def list_offers(
     root: Path,
     timeout: float = DEFAULT_TIMEOUT,
     also: tuple[str, ...] = (),
+    waits: Waits = NO_WAITS,
     credentials: Any = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None, dict[str, list[dict[str, Any]]]]:
     """(serverInfo, every tool as the JSON the server sent, the names of the tools it lists to a client that
-    declares every capability it may ask for: roots, sampling, elicitation; None when that listing failed).
+    declares every capability it may ask for: roots, sampling, elicitation; None when not asked or that failed).
 
-    The second listing is a session of its own (a stdio server is started twice): a server decides what
-    to offer when a client initializes. Over stdio the two run at once (the two servers start side by side);
-    a server over the network is one process, so its second session waits for the first to succeed (the
-    second's requests must not change what the first meets: a server that dies mid-listing). Every failure
-    reported is the first listing's; the second's own failure only leaves what is withheld unknown.
+    A server decides what to offer when a client initializes, so the second listing is a session of its own
+    (a stdio server starts again). It is asked for only after the first listing succeeded, and only of a
+    server that says its tool list may change (`tools.listChanged`): one that offers tools by what a client
+    declares (server-everything) says so; most servers start once. Every failure reported is the first
+    listing's; the second's only leaves what is withheld unknown, and its stderr is not shown.
+
+    A stdio server's stderr is kept off the terminal (where vendorgen shows its progress) and printed,
+    escaped, only when the listing fails. Ctrl-C stops the listing and ends the server at once.
     `root`: the project's, against which the paths of a stdio server's command line are resolved.
     `also`: the other listings to read in the first session (keys of `mcp_client.LISTINGS`:
     "resources", "resourceTemplates", "prompts"), returned fourth by key, as the server sent them;
-    a server that does not declare the capability has none.
-    `credentials` (`_vendored_mcp_auth.Credentials`): what an HTTP server is sent, for both listings.
+    a server that does not declare the capability has none. `waits`: where a wait is shown, which the
+    server's stderr is printed above; `credentials` (`_vendored_mcp_auth.Credentials`): what an HTTP server
+    is sent, for both listings.
     """
     import asyncio
+    import os
+    import tempfile
 
+    from vendorgen import interrupts
     from vendorgen.sources import mcp_client
 
     params = stdio_params(server, root)
     where = server_label(server)
     received = limits.ReadBudget(f"what the MCP server {where} sent")
-
+    bound = timeout * 4 + 10  # each request has its own timeout; this bounds everything else (a hung connect)
     extras: dict[str, list[dict[str, Any]]] = {}
 
-    async def run() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        async with mcp_client.session(server, params, timeout, received, credentials=credentials) as (client, info):
+    async def run(errlog: Any) -> tuple[dict[str, Any], list[dict[str, Any]], bool]:
+        async with mcp_client.session(server, params, timeout, received, credentials=credentials,
+                                      errlog=errlog) as (client, info):  # fmt: skip
             declared = _declared(client)
             # A server of resources or prompts alone may declare no tools (and answer tools/list with an error).
             tools = await _all_pages(client) if "tools" in declared or not also else []
             for kind in also:
                 listed = await _all_pages(client, kind) if declared.get(CAPABILITY[kind]) is not None else []
                 extras[kind] = [_dumped(item) for item in listed]
-        return info, [_dumped(tool) for tool in tools]
+            may_change = _tool_list_may_change(client)
+        return info, [_dumped(tool) for tool in tools], may_change
 
     async def offered_to_capable_clients() -> set[str] | None:
-        names = None
         capable_received = limits.ReadBudget(f"what the MCP server {where} sent to a client with capabilities")
         capable_received.stop = asyncio.current_task().cancel  # type: ignore[union-attr]  # a task runs this
+        names = None
         try:
-            async with mcp_client.session(server, params, timeout, capable_received, capable=True,
-                                          credentials=credentials) as (client, _):
-                names = {tool.name for tool in await _all_pages(client)}
+            with open(os.devnull, "w") as quiet:
+                async with mcp_client.session(server, params, timeout, capable_received, capable=True,
+                                              credentials=credentials, errlog=quiet) as (client, _):  # fmt: skip
+                    names = {tool.name for tool in await _all_pages(client)}
         except Exception:  # noqa: BLE001 - the listing above is what counts; this one's names, if read, stand
             pass  # (server-everything asks a client with roots for them as it closes: the close may fail)
         return names
 
-    async def bounded() -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None, dict[str, Any]]:
-        # Each request has its own timeout; this bounds everything else (a TCP
-        # connect that hangs, a process that will not die). Pages add up.
+    async def bounded(errlog: Any) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None, dict[str, Any]]:
         # The SDK may wait on a stream cut at the byte limit (its SSE reader blocks handing the
         # error on): the whole listing is cancelled then.
-        listing = asyncio.ensure_future(run())
+        listing = asyncio.ensure_future(run(errlog))
         received.stop = listing.cancel
-        def second() -> asyncio.Future[set[str] | None]:
-            return asyncio.ensure_future(asyncio.wait_for(offered_to_capable_clients(), timeout * 4 + 10))
-
-        capable = second() if params is not None else None
+        info, tools, may_change = await asyncio.wait_for(listing, bound)
+        if not may_change:
+            return info, tools, None, extras
         try:
-            info, tools = await asyncio.wait_for(listing, timeout * 4 + 10)
-        except BaseException as exc:
-            # On a failure the second ends by itself (the same failure, or its own bound), not cancelled: cancelling
-            # a stdio session closes the server's output before it stops the server, which may then print a
-            # BrokenPipeError traceback. A cancellation (an interrupt, the byte budget) is not waited out.
-            if capable is not None:
-                if not isinstance(exc, Exception):
-                    capable.cancel()
-                await asyncio.gather(capable, return_exceptions=True)
-            raise
-        try:
-            return info, tools, await (capable or second()), extras
-        except (TimeoutError, asyncio.CancelledError):
+            return info, tools, await asyncio.wait_for(offered_to_capable_clients(), bound), extras
+        except TimeoutError:
             return info, tools, None, extras
 
-    with _client_log() as log:
+    with _client_log() as log, tempfile.TemporaryFile() as errlog:
         try:
-            return asyncio.run(bounded())
+            return interrupts.run(bounded(errlog if params is not None else None))
         except (UsageError, SchemaError):
             raise
         except BaseException as exc:  # noqa: BLE001 - every failure becomes one line
             if isinstance(exc, KeyboardInterrupt):
                 raise
+            _show_stderr(errlog, waits)
             if received.exceeded is not None:  # whatever the client made of the stream that was cut
                 raise received.exceeded from None
             if isinstance(leaf := _leaf(exc), SchemaError):  # what the listing broke (a limit), from inside the session
@@ -133,6 +133,27 @@ def list_offers(
             refusal = _refusal_reason(server, leaf, timeout)
             reason = _failure(where, server, exc, timeout, _first_problem(log.records), refusal)
             raise SourceUnreachable(redacted(reason, secrets_of(server))) from None
+
+
+def _tool_list_may_change(client: Any) -> bool:
+    """Whether the server declared `tools.listChanged`; True where this SDK does not tell (then it is asked)."""
+    capabilities = getattr(client, "get_server_capabilities", lambda: None)()
+    if capabilities is None:
+        return True
+    tools = getattr(capabilities, "tools", None)
+    return tools is not None and bool(getattr(tools, "listChanged", getattr(tools, "list_changed", False)))
+
+
+STDERR_SHOWN = 40  # lines, of at most the last 64 KiB: the end of what a failed server printed (npm's errors)
+
+
+def _show_stderr(errlog: Any, waits: Waits) -> None:
+    """What a stdio server printed before its listing failed, escaped, on vendorgen's stderr."""
+    size = errlog.seek(0, 2)
+    errlog.seek(max(0, size - 65536))
+    lines = errlog.read().decode(errors="replace").splitlines()[-STDERR_SHOWN:]
+    if lines:
+        waits.print_above(terminal_text("\n".join(lines)))
 
 
 class _Recorder(logging.Handler):

@@ -12,6 +12,12 @@ as the server sent them, and `build` makes of them:
 - each prompt, a tool (`prompt_<name>`) taking its arguments (strings; required ones required) and
   returning its rendered messages.
 
+Each tool's constants (what the runtime's ResourceTool and PromptTool read): a resource template's
+`resource_template` (what the server listed: `uriTemplate`, whose variables are the arguments, `name`...);
+the static resources' `resources` ({uri: what the server listed}); a prompt's `prompt` (`name`,
+`arguments`...); and each one's `mcp_name`, the request it makes ("resources/read URI-TEMPLATE",
+"resources/read", "prompts/get NAME"), which `serve` pins by.
+
 Every string of those listings is remote text, bounded as tools are and escaped where it is written.
 """
 

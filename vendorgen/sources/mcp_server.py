@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -53,7 +52,7 @@ def stdio_params(server: Mapping[str, Any], root: Path, environ: Mapping[str, st
             )
         env = {name: environ[name] for name in server["env"]}
         argv = resolved_argv(server, root)
-        command = python_command(argv[0])
+        command = python_command(argv[0], root)
         if os.sep not in command and shutil.which(command) is None:  # said now, not after the SDK's start-up
             raise SourceUnreachable(not_found(server_label(server), command))
         from mcp import StdioServerParameters  # the SDK takes a second to import
@@ -66,6 +65,34 @@ def not_found(where: str, command: str) -> str:
     return f"cannot start {where}: command {escape_text(command)!r} not found"
 
 
-def python_command(command: str) -> str:
-    """`python`/`python3` run the interpreter that runs vendorgen (the generated code does the same)."""
-    return sys.executable if command in ("python", "python3") else command
+def python_command(command: str, root: Path) -> str:
+    """`python`/`python3` run the project's interpreter (`vendorgen.project.interpreter`: --python, the active
+    virtualenv, ./.venv, else vendorgen's own), where the generated code runs them too: its own interpreter."""
+    if command not in ("python", "python3"):
+        return command
+    from vendorgen.project import interpreter as project_python
+
+    return project_python.find(root).executable
+
+
+def portable_argv(argv: list[str], root: Path) -> tuple[list[str], list[int]]:
+    """`argv` with every path inside the project made relative to its root, and their indices.
+
+    A word is a path when it names an existing file or directory, from here or from the project
+    root (so `update` finds it again from a subdirectory). Paths outside the project stay as given.
+    """
+    portable = list(argv)
+    indices: list[int] = []
+    for index, word in enumerate(argv):
+        if not word or word.startswith("-") or argv[index - 1] in ("-m", "--from") and index > 0:
+            continue  # an option, or a module or package name that may share a directory's name
+        for base in (Path.cwd(), root):
+            candidate = (base / word).resolve()
+            if not candidate.exists():
+                continue
+            if candidate != root and root not in candidate.parents:
+                break  # outside the project: kept as written
+            portable[index] = candidate.relative_to(root).as_posix()
+            indices.append(index)
+            break
+    return portable, indices

@@ -6,9 +6,13 @@ asks the package's registry for its latest version (`npm view`; for PyPI, uvx it
 `PKG@latest`, so the project's own index options apply) and `update` moves the pin to it: only to a
 strictly greater stable version, or a prerelease when the user asks for them (`--pre`).
 
-Finding the version runs no code of the package: npx's is read from the `package.json` it runs;
-uvx's from the environment uvx runs the package in, by running the environment's `python` with
-`importlib.metadata` instead of the package's command.
+Finding the version runs no code of the package. npx's is the one installed in the nearest
+`node_modules` (npx runs that one), else the registry's for what the command line names (`npm view`):
+never npm's own cache, which holds a package only once npx has run it, so a first `add` and a second
+one would pin differently. uvx's is read from the environment uvx runs the package in, by running
+the environment's `python` with `importlib.metadata` instead of the package's command.
+
+npm's versions are semver, compared as npm compares them (`vendorgen.sources.semver`); PyPI's are PEP 440.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vendorgen.errors import SourceUnreachable
+from vendorgen.sources import semver
 
 if TYPE_CHECKING:
     from packaging.version import Version
@@ -60,7 +65,7 @@ def pin(argv: list[str]) -> tuple[list[str], dict[str, str]]:
     elif spec.launcher:
         version = _uvx_version(spec, argv[spec.position])
     else:
-        version = _installed_npm_version(spec.name)
+        version = _npm_version(argv, spec)
     if not version:
         return argv, {}
     return repinned(argv, spec, version), {"name": spec.name, "version": version}
@@ -72,8 +77,7 @@ def repinned(argv: list[str], spec: Spec, version: str) -> list[str]:
     return pinned
 
 
-# One npm version (`1.2.3`, `1.2.3-beta.1`; `1.2` is a range), and what a version printed may look like.
-_NPM_EXACT = re.compile(r"\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?\Z")
+# What a version uvx printed may look like.
 _VERSION = re.compile(r"\d+(?:\.\d+)*[0-9A-Za-z.+!-]*\Z")
 
 
@@ -107,7 +111,7 @@ def _npx_spec(argv: list[str]) -> Spec | None:
     word = argv[index]
     at = word.rfind("@")
     name, version = (word[:at], word[at + 1 :]) if at > 0 else (word, "")
-    return Spec(index, name, "", version, "@", bool(_NPM_EXACT.match(version)))
+    return Spec(index, name, "", version, "@", semver.is_semver(version))
 
 
 def _npm_settings(argv: list[str], spec: Spec) -> list[str]:
@@ -122,19 +126,32 @@ def _npm_settings(argv: list[str], spec: Spec) -> list[str]:
     return settings
 
 
+def _npm_version(argv: list[str], spec: Spec) -> str:
+    """The version `argv` runs: the package installed in the nearest `node_modules` when the command line
+    names no version (npx runs it), else the registry's for what it names (`npm view PKG@RANGE version`)."""
+    if not spec.version and (installed := _installed_npm_version(spec.name)):
+        return installed
+    word = spec.word(spec.version) if spec.version else spec.name
+    what = f"npm view {word} version"
+    printed = _output(["npm", "view", *_npm_settings(argv, spec), "--json", word, "version"], what)
+    try:
+        found = json.loads(printed) if printed else []  # a range several versions match: a list of them
+    except ValueError:
+        found = None
+    versions = found if isinstance(found, list) else [found]
+    if not versions or not all(isinstance(version, str) and semver.is_semver(version) for version in versions):
+        raise SourceUnreachable(f"{what} printed no semver version: {printed[:80]!r}")
+    return str(max(versions, key=lambda version: semver.parse(version).key()))
+
+
 def _installed_npm_version(name: str) -> str:
-    """npx runs the package installed in the nearest `node_modules` above the current directory, else
-    one it downloaded into its cache (`~/.npm/_npx`): whichever it is, its `package.json` tells."""
-    places = [directory / "node_modules" for directory in (Path.cwd(), *Path.cwd().parents)]
-    cached = Path(os.environ.get("npm_config_cache") or Path.home() / ".npm") / "_npx"
-    if cached.is_dir():
-        places += sorted(cached.glob("*/node_modules"), key=lambda path: path.stat().st_mtime, reverse=True)
-    for place in places:
+    """The version of `name` in the nearest `node_modules` above the current directory, where npx finds it."""
+    for place in (directory / "node_modules" for directory in (Path.cwd(), *Path.cwd().parents)):
         try:
             version = json.loads((place / name / "package.json").read_text(encoding="utf-8")).get("version")
         except (OSError, ValueError, AttributeError):
             continue
-        if isinstance(version, str) and _NPM_EXACT.match(version):
+        if isinstance(version, str) and semver.is_semver(version):
             return version
     return ""
 
@@ -256,8 +273,12 @@ def latest(server: Mapping[str, Any], root: Path, prereleases: bool = False) -> 
     if spec is None or spec.name != package.get("name"):
         return None
     pinned = str(package.get("version"))
-    found = [version for version in _registry_versions(argv, spec, prereleases) if later(version, pinned, prereleases)]
-    return (spec, max(found, key=_parsed)) if found else None
+    npm = not spec.launcher
+    offered = _registry_versions(argv, spec, prereleases)
+    if npm and (garbage := [version for version in offered if not semver.is_semver(version)]):
+        raise SourceUnreachable(f"npm's registry names {spec.name} versions that are not semver: {garbage[0][:80]!r}")
+    found = [version for version in offered if later(version, pinned, prereleases, npm)]
+    return (spec, max(found, key=lambda version: _order(version, npm))) if found else None
 
 
 def _registry_versions(argv: list[str], spec: Spec, prereleases: bool) -> list[str]:
@@ -288,17 +309,26 @@ def _allowing_prereleases(launcher: tuple[str, ...]) -> tuple[str, ...]:
     return (*kept, "--prerelease", "allow")
 
 
-def later(version: str, than: str, prereleases: bool = False) -> bool:
-    """`version` is one to move to from `than`: strictly greater, and not a prerelease unless
-    `prereleases`. A version PEP 440 cannot read (an npm prerelease such as `1.0.0-next.1`, a
-    registry's garbage) is never later: a pin moves only to a version known to be newer."""
+def later(version: str, than: str, prereleases: bool = False, npm: bool = False) -> bool:
+    """`version` is one to move to from `than`: strictly greater, and not a prerelease unless `prereleases`.
+    `npm`: both are semver, compared as npm does; else PEP 440 (PyPI). A version the scheme cannot read
+    (a registry's garbage) is never later: a pin moves only to a version known to be newer."""
     from packaging.version import InvalidVersion
 
     try:
-        new, pinned = _parsed(version), _parsed(than)
-    except InvalidVersion:
+        new, pinned = _order(version, npm), _order(than, npm)
+    except (InvalidVersion, ValueError):
         return False
-    return new > pinned and (prereleases or not new.is_prerelease)
+    return new > pinned and (prereleases or not _is_prerelease(version, npm))
+
+
+def _order(version: str, npm: bool) -> Any:
+    """What orders `version`: its semver precedence (npm) or its PEP 440 `Version`."""
+    return semver.parse(version).key() if npm else _parsed(version)
+
+
+def _is_prerelease(version: str, npm: bool) -> bool:
+    return semver.parse(version).is_prerelease if npm else _parsed(version).is_prerelease
 
 
 def _parsed(version: str) -> Version:
@@ -315,7 +345,7 @@ def newer(snapshot: Mapping[str, Any], root: Path, prereleases: bool = False) ->
         return ()
     spec, version = found
     pinned = server["package"]["version"]
-    update = "vendorgen update --pre" if _parsed(version).is_prerelease else "vendorgen update"
+    update = "vendorgen update --pre" if _is_prerelease(version, not spec.launcher) else "vendorgen update"
     return (f"- pinned {spec.name}@{pinned}, the registry has {version}; `{update}` moves to it",)
 
 

@@ -62,7 +62,8 @@ def refuse_unreviewed(workspace: Workspace, entry: LockEntry, snapshot: dict[str
         reasons.append(f"{entry.schema} is not the snapshot the lock names")
     on_disk = workspace.read_file(entry.path)
     if on_disk is None:
-        reasons.append(f"{entry.path} is missing, so no reviewed file shows what {entry.schema} runs")
+        reasons.append(f"{entry.path} is missing, so no reviewed file shows what {entry.schema} runs"
+                       f" (`vendorgen update --offline {entry.name}` writes it again from the snapshot)")  # fmt: skip
     elif not reasons and not _shows_what_runs(workspace, entry, snapshot, on_disk):
         reasons.append(
             f"{entry.path} does not run what {entry.schema} runs (what it generates differs where it says"

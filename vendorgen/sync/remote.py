@@ -16,6 +16,7 @@ from vendorgen import sources
 from vendorgen.errors import Gone, NotOffered, SourceUnreachable, VendorgenError
 from vendorgen.generate import pipeline
 from vendorgen.generate.regeneration import regenerate
+from vendorgen.interrupts import interrupt, raise_if_interrupted
 from vendorgen.project.hashing import canonical_json
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
@@ -151,13 +152,24 @@ def per_source(
         by_source.setdefault(entry.source, []).append(entry)
     done: dict[str, T] = {}
     with ThreadPoolExecutor(max_workers=max(1, min(REMOTE_CONCURRENCY, len(by_source)))) as pool:
-        futures = {pool.submit(lambda group: [work(entry) for entry in group], group): group
+        futures = {pool.submit(lambda group: [_unless_interrupted(work, entry) for entry in group], group): group
                    for group in by_source.values()}  # fmt: skip
-        for future in as_completed(futures):
-            results = future.result()
-            done.update((entry.name, result) for entry, result in zip(futures[future], results))
-            progress(len(results))
+        try:
+            for future in as_completed(futures):
+                results = future.result()
+                done.update((entry.name, result) for entry, result in zip(futures[future], results))
+                progress(len(results))
+        except KeyboardInterrupt:  # the sources being read stop now, the others are not contacted
+            interrupt()
+            pool.shutdown(cancel_futures=True)  # and waits for the readers, which end their servers
+            raise
     return [done[entry.name] for entry in entries]
+
+
+def _unless_interrupted(work: Callable[[LockEntry], T], entry: LockEntry) -> T:
+    """`work(entry)`, not begun after Ctrl-C (a registry asked, a server started)."""
+    raise_if_interrupted()
+    return work(entry)
 
 
 def check_remote(

@@ -82,11 +82,17 @@ def _changed(what: str, old: Any, new: Any) -> list[str]:
 
 
 def _changed_mapping(what: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """Keys removed, added and changed; a changed dict or list by what differs inside it (cut to
+    MAX_SHOWN, two long values would read the same on both sides of the arrow)."""
     lines = [f"- {what} {key}" for key in old if key not in new]
     lines += [f"+ {what} {key} = {_show(new[key])}" for key in new if key not in old]
-    lines += [
-        f"~ {what} {key}: {_show(old[key])} -> {_show(new[key])}" for key in new if key in old and old[key] != new[key]
-    ]
+    for key in new:
+        if key not in old or old[key] == new[key]:
+            continue
+        if isinstance(old[key], (dict, list)) and isinstance(new[key], type(old[key])):
+            lines += _json_changes(old[key], new[key], f"{what} {key}")
+        else:
+            lines.append(f"~ {what} {key}: {_show(old[key])} -> {_show(new[key])}")
     return lines
 
 
@@ -105,8 +111,10 @@ def _json_changes(old: Any, new: Any, path: str) -> list[str]:
         for key in old.keys() & new.keys():
             lines += _json_changes(old[key], new[key], _member(path, key))
         return sorted(lines, key=lambda line: line[2:])
-    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        return [line for index, pair in enumerate(zip(old, new)) for line in _json_changes(*pair, f"{path}[{index}]")]
+    if isinstance(old, list) and isinstance(new, list):  # item by item; the longer one's rest added or removed
+        lines = [line for index, pair in enumerate(zip(old, new)) for line in _json_changes(*pair, f"{path}[{index}]")]
+        lines += [f"- {path}[{index}]" for index in range(len(new), len(old))]
+        return lines + [f"+ {path}[{index}]: {_show(new[index])}" for index in range(len(old), len(new))]
     return [] if old == new and type(old) is type(new) else [f"~ {path}: {_show(old)} -> {_show(new)}"]
 
 

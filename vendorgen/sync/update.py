@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -10,6 +11,7 @@ from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.generate import pipeline
 from vendorgen.generate.regeneration import regenerate
 from vendorgen.package import copies
+from vendorgen.package.derived import unparsable
 from vendorgen.project.hashing import sha256_text, snapshot_sha256
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
@@ -124,9 +126,11 @@ def _plan_one(
     locked = workspace.read_snapshot(entry)
     if not render_changed and (refused := unrendered(entry, lock_drift(workspace, entry, locked))) is not None:
         raise refused
+    on_disk = workspace.read_file(entry.path)
+    if on_disk is not None and sha256_text(on_disk) != entry.sha256:
+        _refuse_unparsable(entry, on_disk)  # first: a merge would carry it on ("up to date" for a file that cannot run)
     live = locked if offline else reinspector.snapshot(entry, locked)
     new = regenerate(live, workspace)
-    on_disk = workspace.read_file(entry.path)
     unreviewed = new.source.unreviewed(new.module, locked, on_disk, entry, workspace.config.line_length)
     if unreviewed and not trust:
         raise UsageError(
@@ -134,6 +138,8 @@ def _plan_one(
         )
     edited = on_disk is not None and sha256_text(on_disk) != entry.sha256
     base = _base(workspace, locked, new, needed=edited)
+    if edited and base is not None and on_disk == base.code:
+        edited = False  # the file is what its snapshot generates: only the lock's hash of it is off (an edited lock)
     changes = upstream_changes(base, new) if base is not None else ()
     # The merge base is the file as vendorgen wrote it. Regenerating the locked snapshot gives it back
     # unless the templates, settings or vendorgen changed since; then git may still hold it.
@@ -157,6 +163,13 @@ def _plan_one(
     review = new.code if unreviewed else ""
     base_lost = edited and written is None
     return Step(entry, new_entry, on_disk, text, snapshot_text, action, changes, conflicts, base_lost, review)
+
+
+def _refuse_unparsable(entry: LockEntry, on_disk: str) -> None:
+    try:
+        ast.parse(on_disk)
+    except SyntaxError as exc:
+        raise VendorgenError(unparsable(entry, on_disk, exc)) from None
 
 
 def _base(workspace: Workspace, locked: dict[str, Any], new: Generated, needed: bool) -> Generated | None:

@@ -299,6 +299,15 @@ def _shorten(tool: Any, line: str) -> None:
     tool.to_code_prompt = tool.to_tool_calling_prompt = lambda: line
 
 
+def _not_allowed(inputs: dict[str, Any], arguments: dict[str, Any]) -> str:
+    """The first argument whose value is not one its `enum` allows (None where it may be null), or ""."""
+    for key, value in arguments.items():
+        allowed = inputs.get(key, {}).get("enum")
+        if allowed and value not in allowed and not (value is None and inputs[key].get("nullable")):
+            return f"Argument {key} is {_json(value)}, not one of {', '.join(map(_json, allowed))}"
+    return ""
+
+
 @cache
 def _tool_classes() -> tuple[type, type]:
     """find_tools and call_tool, made on first use: vendorgen imports this file for `index_entry` alone."""
@@ -360,6 +369,7 @@ def _tool_classes() -> tuple[type, type]:
                 problem = validate_tool_arguments(tool, arguments)
             except (TypeError, ValueError) as exc:
                 problem = str(exc)
+            problem = problem or _not_allowed(tool.inputs, arguments)  # smolagents checks types, not values
             if problem:
                 raise ValueError(problem)
             return tool(**arguments)

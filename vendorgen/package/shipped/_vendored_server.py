@@ -451,10 +451,11 @@ def main(
         fail(
             f"the modules {' and '.join(found)} both have a tool named {name}: serve one (by module name) or re-add one with --prefix"
         )
-    if args.list:
-        for cls in chosen:
-            summary = " ".join(str(cls.description).split())
-            print(f"{cls.name:<28} {cls.__module__.rpartition('.')[2]:<20} {summary[:70]}")
+    if args.list:  # columns as wide as their longest entry: a long name does not push the rest out of line
+        rows = [(cls.name, cls.__module__.rpartition(".")[2], " ".join(str(cls.description).split())) for cls in chosen]
+        widths = [max((len(row[column]) for row in rows), default=0) for column in (0, 1)]
+        for name, module, summary in rows:
+            print(f"{name:<{widths[0]}}  {module:<{widths[1]}}  {summary[:70]}")
         return
     if not _is_loopback(args.host) and not args.allow_remote:
         fail(f"--host {args.host} is not a loopback address: add --allow-remote to serve other machines")
