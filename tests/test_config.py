@@ -58,7 +58,7 @@ exclude = ["/stats"]
 
 ERRORS = [
     ('[tool.vendorgen]\noutptu_dir = "x"\n',
-     "tool.vendorgen.outptu_dir is not a known key (known: output_dir, line_length, templates, overrides, sources, review)"),
+     "tool.vendorgen.outptu_dir is not a known key (known: output_dir, line_length, templates, overrides, sources, review, mcp_resources, mcp_prompts)"),
     ('[tool.vendorgen]\nline_length = "99"\n', "tool.vendorgen.line_length must be an integer, not a string"),
     ("[tool.vendorgen]\nline_length = true\n", "tool.vendorgen.line_length must be an integer, not a boolean"),
     ("[tool.vendorgen]\nline_length = 0\n", "tool.vendorgen.line_length must be a positive integer, got 0"),
@@ -105,7 +105,7 @@ def test_a_bad_key_is_one_error_line_exit_2_and_nothing_written(project: Project
         assert result.exit_code == 2, command
         assert result.stderr == (
             "error: tool.vendorgen.line_lenght is not a known key"
-            " (known: output_dir, line_length, templates, overrides, sources, review)\n"
+            " (known: output_dir, line_length, templates, overrides, sources, review, mcp_resources, mcp_prompts)\n"
         )
     assert project.snapshot() == before
 

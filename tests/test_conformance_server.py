@@ -30,16 +30,16 @@ pytestmark = needs_conformance
 
 @pytest.fixture(scope="module")
 def vendored(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """The reference server vendored into a new project (over stdio)."""
+    """The reference server vendored into a new project (its tools, resources and prompts; over stdio)."""
     project = new_project(tmp_path_factory.mktemp("conformance"))
-    added = project.run("add", UPSTREAM, "--trust", env=_env())
+    added = project.run("add", UPSTREAM, "--trust", "--resources", "--prompts", env=_env())
     assert added.exit_code == 0, added.stderr
     return project
 
 
 @pytest.fixture(scope="module")
 def served(vendored: Project) -> Iterator[str]:
-    """The vendored tools served over streamable HTTP; the URL."""
+    """The vendored tools, resources and prompts served over streamable HTTP; the URL."""
     with http_server(vendored) as url:
         yield url
 

@@ -113,7 +113,7 @@ def test_update_moves_the_turn_2_layout_to_the_run_time_files(turn_2: Project) -
 
 def test_turn_2_edits_of_the_single_runtime_follow_their_code(turn_2: Project) -> None:
     """An edit of the old single runtime lands in the file its code moved to, merged there three ways."""
-    turn_2.edit(CORE, "reconnect once if the server went away", "reconnect once if the server went away (my note)")
+    turn_2.edit(CORE, "The live connection, opened now if there is none.", "The live connection (my note).")
     endpoints = "    endpoints = client.endpoints.values() if isinstance(client.endpoints, dict) else client.endpoints"
     turn_2.edit(CORE, endpoints + "\n", endpoints + "  # mine\n")
     result = turn_2.run("update", "--offline")

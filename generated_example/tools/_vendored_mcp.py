@@ -55,17 +55,28 @@ class MCPSession:
 
     def call(self, name: str, arguments: dict[str, Any], timeout: float | None) -> Any:
         """Send tools/call and return the raw CallToolResult; reconnect once if the server went away."""
-        sdk = _mcp_sdk()
+        return self.request("tools/call", {"name": name, "arguments": arguments}, timeout)
+
+    def read_resource(self, uri: str, timeout: float | None) -> Any:
+        """Send resources/read and return the raw ReadResourceResult."""
+        return self.request("resources/read", {"uri": uri}, timeout)
+
+    def get_prompt(self, name: str, arguments: dict[str, str], timeout: float | None) -> Any:
+        """Send prompts/get and return the raw GetPromptResult."""
+        return self.request("prompts/get", {"name": name, "arguments": arguments}, timeout)
+
+    def request(self, method: str, params: dict[str, Any], timeout: float | None) -> Any:
+        """The result of a request (`_MCPSDK.send`) over the shared connection; reconnect once if the server went away."""
         error: BaseException | None = None
         for _attempt in range(2):
             connection = self.open()
             loop, _, client, _ = connection
-            progress = self.handlers.on_progress(name)
-            future = asyncio.run_coroutine_threadsafe(sdk.call_tool(client, name, arguments, timeout, progress), loop)
+            progress = self.handlers.on_progress(str(params["name"])) if method == "tools/call" else None
+            future = asyncio.run_coroutine_threadsafe(_mcp_sdk().send(client, method, params, timeout, progress), loop)
             try:
                 return future.result()
             except Exception as exc:
-                error = self._failure(exc, name, timeout)
+                error = self._failure(exc, str(params.get("name") or params.get("uri") or method), timeout)
             self.drop(connection)  # the server went away: reconnect once
         raise ConnectionError(f"lost the MCP server {self.describe()} and could not get it back: {_reason(error)}")
 
@@ -79,22 +90,28 @@ class MCPSession:
         `progress(progress, total, message)` is awaited on each progress notification of the call; `client`:
         a connection of connect_here() to make the call on instead (not reopened if it went away).
         """
-        sdk = _mcp_sdk()
+        return await self.request_here("tools/call", {"name": name, "arguments": arguments}, timeout, progress, client)
+
+    async def request_here(
+        self, method: str, params: dict[str, Any], timeout: float | None, progress: Any = None, client: Any = None
+    ) -> Any:
+        """request() for a coroutine (see call_here): also the resources, prompts and completions served."""
+        what = str(params.get("name") or params.get("uri") or method)
         if client is not None:
             try:
-                return await sdk.call_tool(client, name, arguments, timeout, progress)
+                return await _mcp_sdk().send(client, method, params, timeout, progress)
             except Exception as exc:
                 raise ConnectionError(
-                    f"lost the MCP server {self.describe()}: {_reason(self._failure(exc, name, timeout))}"
+                    f"lost the MCP server {self.describe()}: {_reason(self._failure(exc, what, timeout))}"
                 ) from None
         error: BaseException | None = None
         for _attempt in range(2):
             opening = self._opening()
             client, stop = await self._opened(opening)
             try:
-                return await sdk.call_tool(client, name, arguments, timeout, progress)
+                return await _mcp_sdk().send(client, method, params, timeout, progress)
             except Exception as exc:
-                error = self._failure(exc, name, timeout)
+                error = self._failure(exc, what, timeout)
             if self.local is opening:  # the server went away: reconnect once
                 self.local = None
             stop.set()

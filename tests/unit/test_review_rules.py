@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vendorgen.errors import UsageError
+from vendorgen.errors import SchemaError, UsageError
 from vendorgen.review.markdown import md
 from vendorgen.review.rules import builtin, project_rules
 from vendorgen.review.scan import invisible, model_reading, scan, visible
@@ -115,7 +115,10 @@ def test_a_hostile_snapshot_is_reviewed_without_crashing() -> None:
                 "server": {"transport": "streamable-http", "url": "http://127.0.0.1:9/mcp"}, "server_info": {},
                 "tools": [{"name": "t", "annotations": {"readOnlyHint": "yes", "title": 7}}],
                 "prompts": [{"name": "p", "arguments": deep}, 3, None], "instructions": ["not", "text"]}  # fmt: skip
-    module = sources.load("mcp").build(snapshot)
+    source = sources.load("mcp")
+    with pytest.raises(SchemaError, match="the snapshot's prompts is not a list of named items"):
+        source.build(snapshot)  # building refuses what review only reads
+    module = source.build({key: value for key, value in snapshot.items() if key != "prompts"})
     found = {(flag.tool, flag.rule) for flag in module_flags("m", module, snapshot, builtin())}
     assert found == {("t", "destructive")}  # a hint that is no boolean counts as absent: destructive by default
     assert read_only_tools({"tools": {"t": 1}}) == set() and read_only_tools({"tools": [{"annotations": {"readOnlyHint": True}}]}) == set()

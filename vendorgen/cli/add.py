@@ -73,6 +73,18 @@ class _AddCommand(click.Command):
     metavar="NAME",
     help="vendor only this tool, by its remote or Python name (repeatable).",
 )
+@click.option("--resources", is_flag=True, help="also vendor the server's resources and resource templates, as read tools.")
+@click.option(
+    "--resource",
+    "resource_names",
+    multiple=True,
+    metavar="NAME",
+    help="vendor this resource or resource template, by its name, URI (template) or Python name (repeatable).",
+)
+@click.option("--prompts", is_flag=True, help="also vendor the server's prompts, as tools returning their messages.")
+@click.option(
+    "--prompt", "prompt_names", multiple=True, metavar="NAME", help="vendor this prompt, by its name (repeatable)."
+)
 @click.option("--prefix", default="", help="prefix every tool name (--prefix gh: get-repo -> gh_get_repo).")
 @click.option("--class", "class_name", help="the Tool class to vendor when tool.py has several.")
 @click.option("--keep-going", is_flag=True, help="vendor what works of several modules or Spaces, list what failed.")
@@ -160,12 +172,15 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
     for note in [] if as_json else notes:
         _note(note)
     options["env"] = tuple(options["env"])
-    options["headers"] = tuple(options["headers"])
-    options["tools"] = tuple(options["tools"])
+    for field in ("tools", "resource_names", "prompt_names", "headers"):
+        options[field] = tuple(options[field])
     workspace = _workspace(need_lock=False)
     from vendorgen.project.paths import ROOT_MARKERS
 
     new_project = not any((workspace.root / marker).exists() for marker in ROOT_MARKERS)
+    if found.kind == "mcp":  # the project's defaults (recorded in the snapshot's options, as if given)
+        options["resources"] = options["resources"] or workspace.config.mcp_resources
+        options["prompts"] = options["prompts"] or workspace.config.mcp_prompts
     added = pipeline.add(workspace, source, AddOptions(**options), out_dir, dry_run,
                          progress=lambda uris: _progress(uris, "vendoring"))  # fmt: skip
     out = workspace.inside(Path(out_dir or workspace.config.output_dir), "output directory")

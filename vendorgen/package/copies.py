@@ -31,6 +31,7 @@ from vendorgen.project.paths import (
     RUNTIME_FILE,
     RUNTIME_FILES,
     SERVER_FILE,
+    SERVER_OFFERS_FILE,
     TRANSPORT_FILE,
 )
 from vendorgen.project.workspace import Workspace
@@ -246,6 +247,7 @@ DERIVED_FILES: dict[str, Callable[..., Any]] = {
     HANDLERS_FILE: server_module,  # the same
     CONTENT_FILE: server_module,
     PINS_FILE: server_module,
+    SERVER_OFFERS_FILE: server_module,
     CATALOG_FILE: catalog_module,
 }
 

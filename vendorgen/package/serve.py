@@ -51,7 +51,8 @@ class ServerModule:
 
     @property
     def files(self) -> dict[str, str]:
-        """What serving writes (root-relative path -> text): the module, and its parts as shipped (transport, content)."""
+        """What serving writes (root-relative path -> text): the module, and its parts as shipped (transport,
+        content, the serving of resources and prompts)."""
         shipped = {files.path_beside(self.path, name): (files.SHIPPED / name).read_text(encoding="utf-8")
                    for name in SERVER_FILES if name != FILE_NAME}  # fmt: skip
         return {self.path: self.text, **shipped}

@@ -5,6 +5,8 @@
 output_dir = "tools"            # where `add` writes modules
 line_length = 99                # black's line length for generated code
 templates = "vendorgen_templates"  # files here override the built-in templates, file by file
+mcp_resources = true            # `add mcp:...` vendors resources and templates, as with --resources
+mcp_prompts = true              # ... and prompts, as with --prompts
 
 [tool.vendorgen.overrides.convert]   # keyed by the tool name vendorgen gives by default
 name = "convert_length"
@@ -76,6 +78,9 @@ class Config:
     templates_dir: Path | None = None  # resolved, checked to exist inside the project
     overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
     sources: Mapping[str, SourceFilter] = field(default_factory=dict)
+    # What `add` takes of an MCP server besides its tools unless told (--resources, --prompts).
+    mcp_resources: bool = False
+    mcp_prompts: bool = False
     raw: dict[str, Any] = field(default_factory=dict)
     _template_hashes: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
@@ -204,7 +209,8 @@ def load_config(root: Path) -> Config:
         raise UsageError(f"pyproject.toml: {exc}") from None
     table = document.get("tool", {}).get("vendorgen", {})
     _check_table(table, _ROOT_KEY, {"output_dir": str, "line_length": int, "templates": str, "overrides": dict,
-                                    "sources": dict, "review": dict})  # fmt: skip
+                                    "sources": dict, "review": dict, "mcp_resources": bool,
+                                    "mcp_prompts": bool})  # fmt: skip
     output_dir = table.get("output_dir", DEFAULT_OUTPUT_DIR)
     if not output_dir.strip():
         raise UsageError(f"{_key(_ROOT_KEY, 'output_dir')} must not be empty")
@@ -217,6 +223,8 @@ def load_config(root: Path) -> Config:
         templates_dir=_templates_dir(root, table.get("templates")),
         overrides={name: _override(name, value) for name, value in table.get("overrides", {}).items()},
         sources={uri: _source_filter(uri, value) for uri, value in table.get("sources", {}).items()},
+        mcp_resources=table.get("mcp_resources", False),
+        mcp_prompts=table.get("mcp_prompts", False),
         raw=table,
     )
 
@@ -282,7 +290,7 @@ def _check_identifier(value: str, where: str) -> None:
         raise UsageError(f"{where}: {value!r} is not a usable Python name (try {naming.python_name(value)!r})")
 
 
-_TYPE_NAMES = {str: "a string", int: "an integer", list: "an array", dict: "a table"}
+_TYPE_NAMES = {str: "a string", int: "an integer", bool: "a boolean", list: "an array", dict: "a table"}
 
 
 def _type_name(value: Any) -> str:

@@ -35,11 +35,14 @@ VENDORED_HEADER = "# Vendored by vendorgen"
 RUNTIME_FILE = "_vendored_runtime.py"
 GRADIO_FILE = "_vendored_gradio.py"
 MCP_FILE = "_vendored_mcp.py"
+# What MCP resources, resource templates and prompts add to MCP_FILE.
+MCP_OFFERS_FILE = "_vendored_mcp_offers.py"
 MCP_TRANSPORT_FILE = "_vendored_mcp_transport.py"
 MCP_AUTH_FILE = "_vendored_mcp_auth.py"  # how MCP tools authenticate over HTTP (headers, OAuth)
 MCP_CALLS_FILE = "_vendored_mcp_calls.py"  # the MCP part's calls over the SDK, and what a server sends besides answers
 LANGCHAIN_FILE = "_vendored_langchain.py"
-RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_TRANSPORT_FILE, MCP_AUTH_FILE, MCP_CALLS_FILE, MCP_FILE, LANGCHAIN_FILE)
+RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_TRANSPORT_FILE, MCP_AUTH_FILE, MCP_CALLS_FILE, MCP_FILE, MCP_OFFERS_FILE,
+                 LANGCHAIN_FILE)  # fmt: skip
 # The MCP server of the tools of one directory, and how it meets its clients (vendorgen/package/serve.py
 # writes both).
 SERVER_FILE = "_vendored_server.py"
@@ -52,7 +55,9 @@ HANDLERS_FILE = "_vendored_handlers.py"
 CONTENT_FILE = "_vendored_content.py"
 # What it pins of upstream MCP tools, and the drift check.
 PINS_FILE = "_vendored_pins.py"
-SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE, HANDLERS_FILE, CONTENT_FILE, PINS_FILE)
+# How the server serves vendored MCP resources, resource templates and prompts, shipped beside it.
+SERVER_OFFERS_FILE = "_vendored_server_offers.py"
+SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE, HANDLERS_FILE, CONTENT_FILE, PINS_FILE, SERVER_OFFERS_FILE)
 # The catalog of the tools of one directory, for agents with many tools (vendorgen/package/catalog.py writes it).
 CATALOG_FILE = "catalog.py"
 # The files of an output package that are not modules of their own: the lock's `[[runtime]]` entries.

@@ -44,6 +44,12 @@ class AddOptions:
     class_name: str | None = None
     keep_going: bool = False
     token: str | None = None
+    # MCP: also vendor the server's resources and resource templates, and its prompts (all of them, or
+    # those named: a name given implies the kind).
+    resources: bool = False
+    resource_names: tuple[str, ...] = ()
+    prompts: bool = False
+    prompt_names: tuple[str, ...] = ()
     # An HTTP MCP server's credentials, by name only: "Header=template with ${VARIABLE}"; a pre-registered
     # OAuth client's id, the variable holding its secret, or the URL of its client metadata document.
     headers: tuple[str, ...] = ()
@@ -225,6 +231,7 @@ def check_options(source: Source, given: Mapping[str, str]) -> None:
 # The command-line flag of each AddOptions field, in `vendorgen add --help` order.
 _FLAGS = {"api_name": "--api-name", "all_endpoints": "--all-endpoints", "trust": "--trust", "env": "--env",
           "tools": "--tool", "prefix": "--prefix", "class_name": "--class", "keep_going": "--keep-going",
-          "name": "--name", "token": "--token", "headers": "--header", "client_id": "--client-id",
+          "name": "--name", "token": "--token", "resources": "--resources", "resource_names": "--resource",
+          "prompts": "--prompts", "prompt_names": "--prompt", "headers": "--header", "client_id": "--client-id",
           "client_secret_env": "--client-secret-env", "client_metadata_url": "--client-metadata-url"}  # fmt: skip
 OPTION_FIELDS = tuple(_FLAGS)  # every AddOptions field but none other

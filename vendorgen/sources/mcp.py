@@ -26,12 +26,19 @@ from urllib.parse import urlsplit
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
-from vendorgen.project.paths import MCP_AUTH_FILE, MCP_CALLS_FILE, MCP_FILE, MCP_TRANSPORT_FILE, RUNTIME_FILE
+from vendorgen.project.paths import (
+    MCP_AUTH_FILE,
+    MCP_CALLS_FILE,
+    MCP_FILE,
+    MCP_OFFERS_FILE,
+    MCP_TRANSPORT_FILE,
+    RUNTIME_FILE,
+)
 from vendorgen.review.annotations import behaviour
-from vendorgen.sources import mcp_auth, pins
+from vendorgen.sources import mcp_auth, mcp_offers, pins
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options, seconds_from_env
 from vendorgen.sources.credentials import refuse_url_credentials
-from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, server_label
+from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, portable_argv, server_label
 from vendorgen.sources.portable import Problem, credential_problems, stdio_problems, url_problems
 from vendorgen.text import limits, schema
 from vendorgen.text.literals import escape_text
@@ -130,29 +137,6 @@ def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
             "server.env": env}  # fmt: skip
 
 
-def portable_argv(argv: list[str], root: Path) -> tuple[list[str], list[int]]:
-    """`argv` with every path inside the project made relative to its root, and their indices.
-
-    A word is a path when it names an existing file or directory, from here or from the project
-    root (so `update` finds it again from a subdirectory). Paths outside the project stay as given.
-    """
-    portable = list(argv)
-    indices: list[int] = []
-    for index, word in enumerate(argv):
-        if not word or word.startswith("-") or argv[index - 1] in ("-m", "--from") and index > 0:
-            continue  # an option, or a module or package name that may share a directory's name
-        for base in (Path.cwd(), root):
-            candidate = (base / word).resolve()
-            if not candidate.exists():
-                continue
-            if candidate != root and root not in candidate.parents:
-                break  # outside the project: kept as written
-            portable[index] = candidate.relative_to(root).as_posix()
-            indices.append(index)
-            break
-    return portable, indices
-
-
 def _url(url: str) -> str:
     parts = urlsplit(refuse_url_credentials(url))  # first: the message below quotes the URL
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -165,18 +149,19 @@ def inspect(target: str, options: AddOptions, root: Path, waits: Waits = NO_WAIT
     if server["transport"] == "stdio":
         # What is written down (the lock, the header) is the portable command line, never this machine's paths.
         target = "stdio:" + shlex.join([server["command"], *server["args"]])
-    from vendorgen.sources.mcp_listing import list_tools
+    from vendorgen.sources.mcp_listing import list_offers
 
     timeout = seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
     login_name = naming.python_name(options.name) if options.name else ""
     credentials = mcp_auth.credentials(server, login_name)  # a missing variable: said before any request
+    wanted = mcp_offers.wanted(options)
     try:
-        info, raw_tools, offered_to_capable = list_tools(server, root, timeout, waits, credentials)
+        info, raw_tools, offered_to_capable, listings = list_offers(server, root, timeout, wanted, waits, credentials)
     except SourceUnreachable:
         if not mcp_auth.asked(credentials):
             raise
         mcp_auth.authorize(server, credentials, timeout)  # asks a person (or the browser), then lists again
-        info, raw_tools, offered_to_capable = list_tools(server, root, timeout, waits, credentials)
+        info, raw_tools, offered_to_capable, listings = list_offers(server, root, timeout, wanted, waits, credentials)
     server = mcp_auth.recorded(server, credentials)
     instructions = info.pop("instructions", None)  # what the server tells the model: pinned, reviewed
     limits.check_listing(raw_tools, f"the tools/list of the MCP server {server_label(server)}")
@@ -192,12 +177,16 @@ def inspect(target: str, options: AddOptions, root: Path, waits: Waits = NO_WAIT
         if refused := [by_either_name[name] for name in options.tools if name in by_either_name]:
             raise UsageError("cannot vendor " + "; ".join(f"{_show(name)}: {withheld[name]}" for name in refused))
         tools = _select(tools, options.tools, options.prefix)
-    if not tools:
+    offers, offers_withheld = mcp_offers.selected(listings, options)
+    if not tools and not any(offers.values()):
         raise SchemaError(f"the MCP server at {server_label(server)} lists no tools")
+    withheld.update(offers_withheld)
     name = naming.python_name(options.name) if options.name else default_module_name(info, server)
     # What `update` passes to `inspect` to get this module again (never a value of --env).
     again = replay_options(name, trust=server["transport"] == "stdio", env=list(options.env),
-                           tools=list(options.tools), prefix=options.prefix, headers=list(options.headers),
+                           tools=list(options.tools), prefix=options.prefix, resources=options.resources,
+                           resource_names=list(options.resource_names), prompts=options.prompts,
+                           prompt_names=list(options.prompt_names), headers=list(options.headers),
                            client_id=options.client_id, client_secret_env=options.client_secret_env,
                            client_metadata_url=options.client_metadata_url)  # fmt: skip
     return [
@@ -210,6 +199,7 @@ def inspect(target: str, options: AddOptions, root: Path, waits: Waits = NO_WAIT
             "revision": revision(info, server, root),
             "prefix": options.prefix,
             "tools": tools,
+            **offers,
             "options": again,
             **({"instructions": instructions} if instructions else {}),
             # What the server lists and this module leaves out, and why (`add` says so): only for the whole server.
@@ -324,6 +314,8 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     prefix = snapshot.get("prefix", "")
     listing = limits.listing_budget(f"the MCP server {server_label(server)}")
     tools = [_tool(raw, prefix, server_name, listing) for raw in snapshot["tools"]]
+    if any(key in snapshot for key in mcp_offers.KEYS):
+        tools += mcp_offers.tools(snapshot, prefix, server_name, listing)
     module_name = naming.python_name(snapshot["name"])
     runtime = {"name": server_name, "version": info.get("version", ""), **server}
     if isinstance(server.get("oauth"), Mapping):  # what a generated tool with no usable token tells to run
@@ -439,14 +431,14 @@ class MCPSource(Source):
     The module constant `SERVER` says how to reach the server. What the runtime's MCPTool reads
     from a tool's constants: `mcp_name`; `result_key`, when the server wraps a plain value as
     {result_key: value} in structuredContent (FastMCP): the tool returns the value, typed
-    `output_type`; `null_refused` (`model.null_refused_constant`).
+    `output_type`; `null_refused` (`model.null_refused_constant`). Resources' and prompts': `mcp_offers`.
     """
 
     kind = "mcp"
     target = 'mcp:<http(s)://host/mcp> | mcp:sse:<url> | "mcp:stdio:<command line>"'
     help_note = "(stdio needs --trust)"
-    options = frozenset({"trust", "env", "tools", "prefix", "name", "headers", "client_id", "client_secret_env",
-                         "client_metadata_url"})  # fmt: skip
+    options = frozenset({"trust", "env", "tools", "prefix", "name", "resources", "resource_names", "prompts",
+                         "prompt_names", "headers", "client_id", "client_secret_env", "client_metadata_url"})  # fmt: skip
     help = """mcp: one module per server, one Tool class per MCP tool, sharing one session;
   stdio runs the command line (python means this interpreter) with --env
   names passed from the environment when it starts (their values are never
@@ -459,9 +451,12 @@ class MCPSource(Source):
         "._vendored_mcp.MCPToolError",
         "._vendored_runtime.NOT_GIVEN",
         "._vendored_mcp.ToolList",
+        "._vendored_mcp_offers.PromptTool",
+        "._vendored_mcp_offers.ResourceTool",
     }
-    package_files = (RUNTIME_FILE, MCP_TRANSPORT_FILE, MCP_AUTH_FILE, MCP_CALLS_FILE, MCP_FILE)
-    annotations = MappingProxyType({"SERVER": "dict[str, Any]"})
+    package_files = (RUNTIME_FILE, MCP_TRANSPORT_FILE, MCP_AUTH_FILE, MCP_CALLS_FILE, MCP_FILE, MCP_OFFERS_FILE)
+    annotations = MappingProxyType({"SERVER": "dict[str, Any]", "resources": "dict[str, dict[str, Any]]",
+                                    "resource_template": "dict[str, Any]", "prompt": "dict[str, Any]"})  # fmt: skip
     requirements = ("smolagents", "mcp")
     ranges = MappingProxyType({**Source.ranges, "mcp": ">=1.10,<3"})
     served_name_attribute = "mcp_name"
@@ -477,8 +472,9 @@ class MCPSource(Source):
         return bound_fields(target, snapshot)
 
     def served_definitions(self, snapshot: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
-        return {raw["name"]: (raw.get("description"), raw.get("inputSchema"), raw.get("annotations"),
-                              raw.get("outputSchema")) for raw in snapshot["tools"]}  # fmt: skip
+        tools = {raw["name"]: (raw.get("description"), raw.get("inputSchema"), raw.get("annotations"),
+                               raw.get("outputSchema")) for raw in snapshot["tools"]}  # fmt: skip
+        return {**tools, **mcp_offers.served_definitions(snapshot)}
 
     def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
         server = snapshot.get("server") or {}

@@ -181,15 +181,32 @@ def _request_timeout(timeout: float) -> Any:
     return timedelta(seconds=timeout) if hasattr(exceptions, "McpError") else float(timeout)
 
 
-async def list_page(client: Any, cursor: str | None) -> tuple[list[Any], str | None]:
-    """One page of `tools/list`: (tools, nextCursor)."""
-    if "cursor" in inspect.signature(client.list_tools).parameters:  # mcp 1.x
-        page = await client.list_tools(cursor)
+async def list_page(client: Any, cursor: str | None, kind: str = "tools") -> tuple[list[Any], str | None]:
+    """One page of `tools/list` (or of the listing `kind` names, a key of LISTINGS): (items, nextCursor)."""
+    method, field = LISTINGS[kind]
+    list_method = getattr(client, method)
+    if "cursor" in inspect.signature(list_method).parameters:  # mcp 1.x
+        page = await list_method(cursor)
     else:
         from mcp import types
 
-        page = await client.list_tools(params=types.PaginatedRequestParams(cursor=cursor) if cursor else None)
-    return list(page.tools), page.next_cursor if hasattr(page, "next_cursor") else page.nextCursor
+        page = await list_method(params=types.PaginatedRequestParams(cursor=cursor) if cursor else None)
+    cursor = page.next_cursor if hasattr(page, "next_cursor") else page.nextCursor
+    return list(getattr(page, field) if hasattr(page, field) else getattr(page, _snake(field))), cursor
+
+
+# Each listing by the snapshot key that keeps it: (the ClientSession method, the result's field).
+LISTINGS = {
+    "tools": ("list_tools", "tools"),
+    "resources": ("list_resources", "resources"),
+    "resourceTemplates": ("list_resource_templates", "resourceTemplates"),
+    "prompts": ("list_prompts", "prompts"),
+}
+
+
+def _snake(name: str) -> str:
+    """mcp 2.x spells a protocol field in snake case (resourceTemplates: resource_templates)."""
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
 
 
 # The process each stdio session started (the SDK's own `_create_platform_compatible_process` records it here).

@@ -31,6 +31,23 @@ def list_tools(
     server: Mapping[str, Any], root: Path, timeout: float = DEFAULT_TIMEOUT, waits: Waits = NO_WAITS,
     credentials: Any = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None]:
+    """`list_offers` of the tools alone."""
+    info, tools, capable, _ = list_offers(server, root, timeout, waits=waits, credentials=credentials)
+    return info, tools, capable
+
+
+# The capability a server declares for each listing beside its tools (a server without it has no such method).
+CAPABILITY = {"resources": "resources", "resourceTemplates": "resources", "prompts": "prompts"}
+
+
+def list_offers(
+    server: Mapping[str, Any],
+    root: Path,
+    timeout: float = DEFAULT_TIMEOUT,
+    also: tuple[str, ...] = (),
+    waits: Waits = NO_WAITS,
+    credentials: Any = None,
+) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None, dict[str, list[dict[str, Any]]]]:
     """(serverInfo, every tool as the JSON the server sent, the names of the tools it lists to a client that
     declares every capability it may ask for: roots, sampling, elicitation; None when not asked or that failed).
 
@@ -42,9 +59,12 @@ def list_tools(
 
     A stdio server's stderr is kept off the terminal (where vendorgen shows its progress) and printed,
     escaped, only when the listing fails. Ctrl-C stops the listing and ends the server at once.
-    `root`: the project's, against which the paths of a stdio server's command line are resolved; `waits`:
-    where a wait is shown, which the server's stderr is printed above; `credentials`
-    (`_vendored_mcp_auth.Credentials`): what an HTTP server is sent, for both listings.
+    `root`: the project's, against which the paths of a stdio server's command line are resolved.
+    `also`: the other listings to read in the first session (keys of `mcp_client.LISTINGS`:
+    "resources", "resourceTemplates", "prompts"), returned fourth by key, as the server sent them;
+    a server that does not declare the capability has none. `waits`: where a wait is shown, which the
+    server's stderr is printed above; `credentials` (`_vendored_mcp_auth.Credentials`): what an HTTP server
+    is sent, for both listings.
     """
     import asyncio
     import os
@@ -57,13 +77,19 @@ def list_tools(
     where = server_label(server)
     received = limits.ReadBudget(f"what the MCP server {where} sent")
     bound = timeout * 4 + 10  # each request has its own timeout; this bounds everything else (a hung connect)
+    extras: dict[str, list[dict[str, Any]]] = {}
 
     async def run(errlog: Any) -> tuple[dict[str, Any], list[dict[str, Any]], bool]:
         async with mcp_client.session(server, params, timeout, received, credentials=credentials,
                                       errlog=errlog) as (client, info):  # fmt: skip
-            tools = await _all_pages(client)
+            declared = _declared(client)
+            # A server of resources or prompts alone may declare no tools (and answer tools/list with an error).
+            tools = await _all_pages(client) if "tools" in declared or not also else []
+            for kind in also:
+                listed = await _all_pages(client, kind) if declared.get(CAPABILITY[kind]) is not None else []
+                extras[kind] = [_dumped(item) for item in listed]
             may_change = _tool_list_may_change(client)
-        return info, [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools], may_change
+        return info, [_dumped(tool) for tool in tools], may_change
 
     async def offered_to_capable_clients() -> set[str] | None:
         capable_received = limits.ReadBudget(f"what the MCP server {where} sent to a client with capabilities")
@@ -78,18 +104,18 @@ def list_tools(
             pass  # (server-everything asks a client with roots for them as it closes: the close may fail)
         return names
 
-    async def bounded(errlog: Any) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None]:
+    async def bounded(errlog: Any) -> tuple[dict[str, Any], list[dict[str, Any]], set[str] | None, dict[str, Any]]:
         # The SDK may wait on a stream cut at the byte limit (its SSE reader blocks handing the
         # error on): the whole listing is cancelled then.
         listing = asyncio.ensure_future(run(errlog))
         received.stop = listing.cancel
         info, tools, may_change = await asyncio.wait_for(listing, bound)
         if not may_change:
-            return info, tools, None
+            return info, tools, None, extras
         try:
-            return info, tools, await asyncio.wait_for(offered_to_capable_clients(), bound)
+            return info, tools, await asyncio.wait_for(offered_to_capable_clients(), bound), extras
         except TimeoutError:
-            return info, tools, None
+            return info, tools, None, extras
 
     with _client_log() as log, tempfile.TemporaryFile() as errlog:
         try:
@@ -329,21 +355,36 @@ def _leaves(exc: BaseException) -> Iterator[BaseException]:
         yield exc
 
 
-async def _all_pages(session: Any) -> list[Any]:
-    """Every tool, following `nextCursor` to the end."""
+_METHODS = {"tools": "tools/list", "resources": "resources/list", "resourceTemplates": "resources/templates/list",
+            "prompts": "prompts/list"}  # fmt: skip
+
+
+def _dumped(item: Any) -> dict[str, Any]:
+    """A listed item as the JSON the server sent."""
+    return item.model_dump(mode="json", by_alias=True, exclude_none=True)  # type: ignore[no-any-return]
+
+
+def _declared(client: Any) -> dict[str, Any]:
+    """The capabilities the server declared when it initialized, as JSON (mcp 2.x: a property)."""
+    found = getattr(client, "get_server_capabilities", None)
+    capabilities = found() if callable(found) else getattr(client, "server_capabilities", None)
+    return capabilities.model_dump(mode="json", by_alias=True, exclude_none=True) if capabilities is not None else {}
+
+
+async def _all_pages(session: Any, kind: str = "tools") -> list[Any]:
+    """Every item of a listing (`kind`: a key of `mcp_client.LISTINGS`), following `nextCursor` to the end."""
     from vendorgen.sources.mcp_client import list_page
 
-    tools: list[Any] = []
+    method = _METHODS[kind]
+    items: list[Any] = []
     cursor: str | None = None
     seen: set[str] = set()
     while True:
-        page, cursor = await list_page(session, cursor)
-        tools.extend(page)
-        limits.TOOLS.check(len(tools), "the MCP server's tools/list")  # page by page: a listing may never end
+        page, cursor = await list_page(session, cursor, kind)
+        items.extend(page)
+        limits.TOOLS.check(len(items), f"the MCP server's {method}")  # page by page: a listing may never end
         if not cursor:
-            return tools
+            return items
         if cursor in seen or len(seen) >= MAX_PAGES:
-            raise SchemaError(f"the server's tools/list pagination does not end (cursor {escape_text(str(cursor))!r} again)")
+            raise SchemaError(f"the server's {method} pagination does not end (cursor {escape_text(str(cursor))!r} again)")
         seen.add(cursor)
-
-

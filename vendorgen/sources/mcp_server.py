@@ -73,3 +73,26 @@ def python_command(command: str, root: Path) -> str:
     from vendorgen.project import interpreter as project_python
 
     return project_python.find(root).executable
+
+
+def portable_argv(argv: list[str], root: Path) -> tuple[list[str], list[int]]:
+    """`argv` with every path inside the project made relative to its root, and their indices.
+
+    A word is a path when it names an existing file or directory, from here or from the project
+    root (so `update` finds it again from a subdirectory). Paths outside the project stay as given.
+    """
+    portable = list(argv)
+    indices: list[int] = []
+    for index, word in enumerate(argv):
+        if not word or word.startswith("-") or argv[index - 1] in ("-m", "--from") and index > 0:
+            continue  # an option, or a module or package name that may share a directory's name
+        for base in (Path.cwd(), root):
+            candidate = (base / word).resolve()
+            if not candidate.exists():
+                continue
+            if candidate != root and root not in candidate.parents:
+                break  # outside the project: kept as written
+            portable[index] = candidate.relative_to(root).as_posix()
+            indices.append(index)
+            break
+    return portable, indices

@@ -185,8 +185,9 @@ class CallContext:
         return progress
 
 
-def build_server(toolset: Any, instructions: str | None = None) -> Any:
-    """The mcp SDK's low-level server over `toolset`: a failure is an isError result, never a crash.
+def build_server(toolset: Any, instructions: str | None = None, offers: Any = None) -> Any:
+    """The mcp SDK's low-level server over `toolset` (and `offers`, the vendored resources and prompts:
+    _vendored_server_offers.py): a failure is an isError result, never a crash.
     `instructions`: what the served MCP modules' servers tell a model (their INSTRUCTIONS, as vendored)."""
     import inspect
 
@@ -221,6 +222,10 @@ def build_server(toolset: Any, instructions: str | None = None) -> Any:
         else {}
     )
     if not hasattr(Server, "call_tool"):  # mcp 2.x: handlers given to the constructor, returning whole results
+        if offers is not None:
+            from ._vendored_server_offers import keywords
+
+            told.update(keywords(offers))
         return _server_of_mcp2(Server, types, listing, toolset, result, failed, told)
 
     server = Server("vendored-tools", **told)
@@ -258,6 +263,12 @@ def build_server(toolset: Any, instructions: str | None = None) -> Any:
         return types.ServerResult(types.EmptyResult())
 
     server.request_handlers[types.SetLevelRequest] = set_level
+
+    # -- resources, resource templates, prompts and completion: passed to the upstream that listed each
+    if offers is not None:
+        from ._vendored_server_offers import install
+
+        install(server, offers)
 
     # Each client session gets its scope; its own upstream connections close with it.
     run = server.run

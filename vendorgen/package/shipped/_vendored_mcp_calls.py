@@ -120,23 +120,28 @@ class _MCPSDK:
         error = exc.error  # type: ignore[attr-defined]
         return error.code, error.message
 
-    async def call_tool(
-        self, client: Any, name: str, arguments: dict[str, Any], timeout: float | None, progress: Any = None
+    async def send(
+        self, client: Any, method: str, params: dict[str, Any], timeout: float | None, progress: Any = None
     ) -> Any:
-        """tools/call without the SDK's own output-schema check (which lists every tool first); `progress` is
-        awaited with each progress notification of the call (the SDK sends a progress token then)."""
-        types = self.types
-        request = types.CallToolRequest(
-            method="tools/call", params=types.CallToolRequestParams(name=name, arguments=arguments)
+        """A request (one of _REQUESTS) with `params` as the protocol spells them, and its result; tools/call
+        without the SDK's own output-schema check (which lists every tool first). `progress` is awaited with
+        each progress notification of the request (the SDK sends a progress token then)."""
+        types, name = self.types, _REQUESTS[method]
+        request = getattr(types, f"{name}Request")(
+            method=method, params=getattr(types, f"{name}RequestParams").model_validate(params)
         )
+        result_type = getattr(types, f"{name}Result", types.EmptyResult)  # (un)subscribing returns nothing
         if self.two:  # seconds as a float, the request itself
-            return await client.send_request(request, types.CallToolResult, timeout, progress_callback=progress)
+            return await client.send_request(request, result_type, timeout, progress_callback=progress)
         from datetime import timedelta
 
         wait = None if timeout is None else timedelta(seconds=timeout)
-        return await client.send_request(
-            types.ClientRequest(request), types.CallToolResult, wait, progress_callback=progress
-        )
+        return await client.send_request(types.ClientRequest(request), result_type, wait, progress_callback=progress)
+
+
+# The requests a session sends, by method: the stem of their mcp types' names.
+_REQUESTS = {"tools/call": "CallTool", "resources/read": "ReadResource", "prompts/get": "GetPrompt",
+             "completion/complete": "Complete", "resources/subscribe": "Subscribe", "resources/unsubscribe": "Unsubscribe"}  # fmt: skip
 
 
 _sdk: _MCPSDK | None = None

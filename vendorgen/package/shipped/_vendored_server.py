@@ -313,25 +313,6 @@ def _instructions(chosen: Sequence[Any]) -> str | None:
     return "\n\n".join(f"{module}: {text}" for module, text in said.items()) or None
 
 
-def _token(args: Any, fail: Any) -> tuple[str | None, bool]:
-    """The token streamable HTTP requires, and whether it was made now (then the printed URL carries it):
-    $--token-env, else a new one unless --no-token. Another local user can reach a loopback port too."""
-    if args.token_env and args.no_token:
-        fail("--token-env and --no-token exclude each other")
-    if args.transport != "streamable-http":
-        return None, False
-    if args.token_env:
-        if not (token := os.environ.get(args.token_env)):
-            fail(f"--token-env {args.token_env}: that environment variable is not set")
-        return token, False
-    if args.no_token:
-        print(
-            "warning: --no-token: any local user (and with --allow-remote anyone) can call these tools", file=sys.stderr
-        )
-        return None, False
-    import secrets
-
-    return secrets.token_urlsafe(32), True
 
 
 def main(
@@ -390,7 +371,9 @@ def main(
         return
     if not _is_loopback(args.host) and not args.allow_remote:
         fail(f"--host {args.host} is not a loopback address: add --allow-remote to serve other machines")
-    token, made = _token(args, fail)
+    from ._vendored_transport import run_http, run_stdio, token_of
+
+    token, made = token_of(args, fail)
     try:
         instances = [cls() for cls in chosen]
     except Exception as exc:
@@ -398,13 +381,17 @@ def main(
     if missing := [path for path in args.files if not os.path.isdir(path)]:
         fail(f"--files {missing[0]}: not a directory")
     from ._vendored_handlers import build_server
-    from ._vendored_transport import run_http, run_stdio
+    from ._vendored_server_offers import OfferRefused, Offers, is_offer  # served as resources and prompts, not tools
 
+    offers = [tool for tool in instances if is_offer(tool)]
+    served = [tool for tool in instances if not is_offer(tool)]
+    try:
+        offered = Offers(offers, pinned, args.allow_drift, _pins().definition_hashes) if offers else None
+    except OfferRefused as exc:
+        fail(str(exc))
     listed = listed_definitions(chosen, pinned, snapshots or {})
-    server = build_server(
-        Toolset(instances, _pins().Pins(pinned, args.allow_drift), args.files, listed), _instructions(chosen)
-    )
-
+    toolset = Toolset(served, _pins().Pins(pinned, args.allow_drift), args.files, listed)
+    server = build_server(toolset, _instructions(chosen), offered)
     if args.transport == "stdio":
         run_stdio(server)
         return

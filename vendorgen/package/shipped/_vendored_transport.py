@@ -192,3 +192,24 @@ class TokenRequired:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(TOKEN_PARAMETER, [])
         given += [value.encode("latin-1") for value in query]
         return any(hmac.compare_digest(value, self.token) for value in given)
+
+
+def token_of(args: Any, fail: Any) -> tuple[str | None, bool]:
+    """The token streamable HTTP requires, and whether it was made now (then the printed URL carries it):
+    $--token-env, else a new one unless --no-token. Another local user can reach a loopback port too."""
+    if args.token_env and args.no_token:
+        fail("--token-env and --no-token exclude each other")
+    if args.transport != "streamable-http":
+        return None, False
+    if args.token_env:
+        if not (token := os.environ.get(args.token_env)):
+            fail(f"--token-env {args.token_env}: that environment variable is not set")
+        return token, False
+    if args.no_token:
+        print(
+            "warning: --no-token: any local user (and with --allow-remote anyone) can call these tools", file=sys.stderr
+        )
+        return None, False
+    import secrets
+
+    return secrets.token_urlsafe(32), True
