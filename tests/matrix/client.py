@@ -135,7 +135,8 @@ async def served_calls(config: dict[str, Any]) -> list[str]:
 
 def serve(config: dict[str, Any]) -> None:
     """The server of `served_calls`: the vendored _vendored_server.py (and its transport) as vendorgen ships it, in this row."""
-    for name in ("_vendored_pins.py", "_vendored_transport.py", "_vendored_handlers.py", "_vendored_content.py"):
+    for name in ("_vendored_pins.py", "_vendored_transport.py", "_vendored_handlers.py", "_vendored_content.py",
+                 "_vendored_server_offers.py"):
         shipped(SHIPPED / name)
     server = shipped(SHIPPED / "_vendored_server.py")
     tools = [text_tools(config, "stdio").SlugifyTitleTool, load("langchain_tools").CountWordsTool]
