@@ -125,14 +125,16 @@ def test_gradio_parameters_named_like_template_names_are_renamed_and_work(
     assert (tuple(result) if api_name == "/pair" else result.to_raw().size) == expected
 
 
-def test_an_upload_parameter_named_os_is_renamed_and_works(hostile_app: str, project: Project) -> None:
+def test_an_upload_parameter_named_os_works(hostile_app: str, project: Project) -> None:
+    # A parameter is a local of forward, which reads no `os`: the name is kept (the gate refuses a module
+    # where a parameter hides a module-level name).
     entry = add(project, f"space:{hostile_app}", "--api-name", "/size")
     module = project.import_module(entry["path"])
     tool = module.SizeTool()
     upload = project.root / "five.bin"  # file arguments are read from inside the project
     upload.write_bytes(b"12345")
-    assert list(tool.inputs) == ["os_"]
-    assert tool(os_=str(upload)) == "5"
+    assert list(tool.inputs) == ["os"]
+    assert tool(os=str(upload)) == "5"
 
 
 @pytest.mark.parametrize(

@@ -32,14 +32,23 @@ _TEMPLATES_OWN = frozenset(
         # start with "_", which no parameter or tool class name does)
         "Tool", "Any", "Literal", "NotRequired", "TypedDict", "AgentImage", "AgentAudio", "tools",
         "SERVER", "TIMEOUT", "CONNECT_TIMEOUT", "SOURCE_MODULE", "SOURCE_ATTR",
+        # what the templates import from the run-time files
+        "NOT_GIVEN", "SpaceTool", "image_result", "audio_result", "LangChainTool",
+        "MCPSession", "MCPTool", "MCPToolError", "ToolList", "PromptTool", "ResourceTool",
     }
 )  # fmt: skip
 
 
-@cache
 def template_names() -> frozenset[str]:
-    """The names above, and the run-time files' public ones: the built-in sources import some, and
-    `push` inlines into a tool.py what the tool uses of it."""
+    """The names above: what a parameter must not hide from `forward` (a parameter is one of its locals, so the
+    run-time files' own module-level names, which only their functions read, stay free: `time`, `headers`)."""
+    return _TEMPLATES_OWN
+
+
+@cache
+def module_level_names() -> frozenset[str]:
+    """What a tool class must not take: the names above, and the run-time files' public ones, beside which
+    `push` inlines the class into a tool.py."""
     from vendorgen.package import (
         files,  # upward (pyproject.toml's ignore_imports): the shipped files' catalogue sits in package/
     )
@@ -145,7 +154,7 @@ def class_name(tool_name: str) -> str:
     if base[0].isdigit():
         base = f"T{base}"
     name = base if base.endswith("Tool") else f"{base}Tool"
-    return f"Vendored{name}" if name in _RESERVED or name in template_names() else name
+    return f"Vendored{name}" if name in _RESERVED or name in module_level_names() else name
 
 
 def unique(pairs: Iterable[tuple[str, str]], what: str, hint: str) -> None:

@@ -5,7 +5,7 @@ import pytest
 
 from tests.conftest import REPO
 from vendorgen.errors import SchemaError
-from vendorgen.naming import class_name, parameter_name, python_name, template_names, unique
+from vendorgen.naming import class_name, module_level_names, parameter_name, python_name, template_names, unique
 
 
 @pytest.mark.parametrize(
@@ -53,7 +53,7 @@ def test_collision_names_both() -> None:
 
 @pytest.mark.parametrize(
     ("remote", "expected"),
-    [("tuple", "tuple_"), ("AgentImage", "AgentImage_"), ("os", "os_"), ("self", "self_"), ("arguments", "arguments_"),
+    [("tuple", "tuple_"), ("AgentImage", "AgentImage_"), ("os", "os"), ("time", "time"), ("self", "self_"), ("arguments", "arguments_"),
      ("tools", "tools_"), ("SERVER", "SERVER_"), ("_Session", "Session"), ("_call", "call"), ("type", "type")],
 )  # fmt: skip
 def test_a_parameter_never_takes_a_name_the_templates_use(remote: str, expected: str) -> None:
@@ -62,7 +62,7 @@ def test_a_parameter_never_takes_a_name_the_templates_use(remote: str, expected:
 
 def test_a_tool_class_never_takes_a_name_the_templates_use() -> None:
     assert class_name("tool") == "VendoredTool"
-    assert all(class_name(name) not in template_names() for name in template_names())
+    assert all(class_name(name) not in module_level_names() for name in module_level_names())
 
 
 def test_template_names_holds_every_name_the_rendered_templates_use() -> None:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import base64
 import io
 import os
 import sys
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
-from vendorgen import __version__
+from vendorgen import __version__, sources
 from vendorgen.errors import GateError
 from vendorgen.generate.gate import check_runtime
 from vendorgen.package import files
@@ -141,3 +143,14 @@ def test_push_inlines_only_what_the_tool_uses() -> None:
     classes = [value for value in namespace.values() if isinstance(value, type) and issubclass(value, Tool)]
     assert [cls.__name__ for cls in classes if cls is not Tool] == ["ConvertTool"]  # what from_code instantiates
     assert classes[-1].__mro__[1].__name__ == "SpaceTool"  # the base is kept, only its name is deleted
+
+
+@pytest.mark.parametrize("source", [source for source in sources.registered() if source.package_files], ids=lambda source: source.kind)
+def test_a_kinds_run_time_files_define_each_name_once(source: Any) -> None:
+    """`push` inlines a kind's run-time files into one tool.py: a name two of them define would be the last one's."""
+    defined: dict[str, str] = {}
+    for name in source.package_files:
+        for node in ast.parse(files.text(name)).body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                assert node.name not in defined, f"{node.name} is defined in {defined[node.name]} and in {name}"
+                defined[node.name] = name

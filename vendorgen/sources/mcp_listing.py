@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
-from vendorgen.package.shipped._vendored_mcp_auth import CredentialsMissing, headers, secrets_of, variables
+from vendorgen.package.shipped._vendored_mcp_auth import CredentialsMissing, header_values, secrets_of, variables
 from vendorgen.sources.credentials import redacted
 from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, not_found, server_label, stdio_params
 from vendorgen.text import limits
@@ -185,7 +185,7 @@ def _refusal_reason(server: Mapping[str, Any], leaf: BaseException, timeout: flo
 
     body = ""
     try:  # with the headers SERVER names (the same as the listing's), never the OAuth token
-        sent = {**headers(server), "Accept": "application/json, text/event-stream"}
+        sent = {**header_values(server), "Accept": "application/json, text/event-stream"}
         if server["transport"] == "sse":
             again = httpx.get(server["url"], timeout=timeout, headers=sent)
         else:

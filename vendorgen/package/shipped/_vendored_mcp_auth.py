@@ -68,7 +68,7 @@ def check_variables(server: Mapping[str, Any]) -> None:
         )
 
 
-def headers(server: Mapping[str, Any]) -> dict[str, str]:
+def header_values(server: Mapping[str, Any]) -> dict[str, str]:
     """The headers SERVER names, their `${NAME}` parts read from the environment now."""
     check_variables(server)
     return {name: _VARIABLE.sub(lambda found: os.environ[found.group(1)], template)
@@ -101,7 +101,7 @@ class Credentials:
     def __init__(self, server: Mapping[str, Any], authorize: str | None = None, discover: bool = False,
                  login_hint: str = "") -> None:  # fmt: skip
         self.server = server
-        self.headers = headers(server)
+        self.headers = header_values(server)
         self.origin = _origin(server["url"])
         oauth = server.get("oauth")
         self.provider = _provider(server, authorize, login_hint) if oauth is not None or discover else None
@@ -172,11 +172,11 @@ def http_transport(server: dict[str, Any], connect_timeout: float) -> Any:
 
     if hasattr(streamable_http, "streamablehttp_client") and not hasattr(streamable_http, "streamable_http_client"):
         return streamable_http.streamablehttp_client(server["url"], httpx_client_factory=client)  # before mcp 1.24
-    return _streamable_http(streamable_http, server["url"], client(timeout=http.Timeout(30.0, read=300.0)))
+    return _authorized_streamable_http(streamable_http, server["url"], client(timeout=http.Timeout(30.0, read=300.0)))
 
 
 @contextlib.asynccontextmanager
-async def _streamable_http(streamable_http: Any, url: str, http_client: Any) -> Any:
+async def _authorized_streamable_http(streamable_http: Any, url: str, http_client: Any) -> Any:
     """mcp 1.24+ and 2.x: `streamable_http_client` takes the HTTP client, which is closed here."""
     async with http_client, streamable_http.streamable_http_client(url, http_client=http_client) as streams:
         yield streams
