@@ -201,6 +201,14 @@ def test_oauth_add_refresh_revoke_login_logout(tmp_path: Path, oauth: str) -> No
     assert logged_in.exit_code == 0, logged_in.stderr
     again = _call(project, "from tools import secured; print(secured.WhoamiTool()())", run_env)
     assert again.stdout.strip().startswith("Bearer"), again.stderr
+    # An access token the server ends before its stated expiry (revoked, or the server's clock) is refreshed.
+    current = json.loads(Path(token_file).read_text())
+    httpx.post(oauth.replace("/mcp", "/revoke"), data={"token": current["tokens"]["access_token"],
+                                                       "client_id": current["client_info"]["client_id"],
+                                                       "client_secret": current["client_info"].get("client_secret", "")})  # fmt: skip
+    Path(token_file).write_text(json.dumps({**current, "expires_at": time.time() + 3600}))
+    renewed = _call(project, "from tools import secured; print(secured.WhoamiTool()())", run_env)
+    assert renewed.stdout.strip() == "Bearer refreshed team=no", renewed.stderr
     # With a stored token nothing is discovered again: the token's record says who issued it, so no drift.
     checked = project.run("check", "--remote", env=run_env)
     assert checked.exit_code == 0 and "no upstream changes" in checked.stdout, checked.stdout + checked.stderr

@@ -78,10 +78,7 @@ def installed_versions(interpreter: Interpreter, distributions: list[str]) -> di
         "    except m.PackageNotFoundError:\n        return None\n"
         "print(json.dumps({name: v(name) for name in sys.argv[1:]}))\n"
     )
-    result = subprocess.run([interpreter.executable, "-c", code, *distributions], capture_output=True, text=True)
-    if result.returncode != 0:
-        raise VendorgenError(f"{interpreter.executable} failed to list its packages: {_last_line(result.stderr)}")
-    return json.loads(result.stdout)
+    return _asked(interpreter, code, distributions)
 
 
 def import_distributions(interpreter: Interpreter, names: list[str]) -> dict[str, dict[str, Any]]:
@@ -100,6 +97,11 @@ def import_distributions(interpreter: Interpreter, names: list[str]) -> dict[str
         "print(json.dumps({name: {'versions': {d: v(d) for d in by_import.get(name) or [name]},"
         " 'importable': importable(name)} for name in sys.argv[1:]}))\n"
     )
+    return _asked(interpreter, code, names)
+
+
+def _asked(interpreter: Interpreter, code: str, names: list[str]) -> Any:
+    """What `code` prints as JSON, run by `interpreter` with `names` as its arguments."""
     result = subprocess.run([interpreter.executable, "-c", code, *names], capture_output=True, text=True)
     if result.returncode != 0:
         raise VendorgenError(f"{interpreter.executable} failed to list its packages: {_last_line(result.stderr)}")
