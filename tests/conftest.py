@@ -39,12 +39,17 @@ os.environ["VENDORGEN_CACHE_DIR"] = _CACHE
 MYPY_CACHE = REPO / ".cache" / "mypy"
 
 
-def mypy(target: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`mypy target` in `cwd` as a user runs it on their code, one check at a time (parallel workers share the cache)."""
+def mypy(target: str, cwd: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    """`mypy target` in `cwd` as a user runs it on their code, one check at a time (parallel workers share the cache).
+
+    `flags` (such as `--strict`) get a cache of their own: mypy analyses every module again, the installed
+    libraries too, when a cached one was checked with other options.
+    """
+    cache = MYPY_CACHE.with_name("-".join([MYPY_CACHE.name, *(flag.strip("-") for flag in flags)]))
     command = [sys.executable, "-m", "mypy", "--ignore-missing-imports", "--python-version", "3.11",
-               "--cache-dir", str(MYPY_CACHE), target]  # fmt: skip
-    MYPY_CACHE.parent.mkdir(exist_ok=True)
-    with filelock.FileLock(f"{MYPY_CACHE}.lock"):
+               "--cache-dir", str(cache), *flags, target]  # fmt: skip
+    cache.parent.mkdir(exist_ok=True)
+    with filelock.FileLock(f"{cache}.lock"):
         return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=900)
 
 

@@ -17,6 +17,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+# smolagents ships no type information: to mypy its Tool is Any, and the tools here subclass it.
+# mypy: allow-subclassing-any
 from smolagents import Tool
 
 from ._vendored_mcp_auth import http_transport
@@ -126,7 +128,7 @@ class MCPSession:
         ready = asyncio.get_running_loop().create_future()
         task = asyncio.ensure_future(self.serve(self.transport(), ready, callbacks))
         try:
-            return await asyncio.wait_for(asyncio.shield(ready), self.connect_timeout * 2 + 10)  # type: ignore[no-any-return]
+            return await asyncio.wait_for(asyncio.shield(ready), self.connect_timeout * 2 + 10)
         except Exception as exc:
             task.cancel()
             raise self._cannot_connect(exc) from None
@@ -149,7 +151,7 @@ class MCPSession:
         if opening.done() and not opening.cancelled() and opening.exception() is None:
             return opening.result()  # type: ignore[no-any-return]  # open: every call after the first, no timer
         try:
-            return await asyncio.wait_for(asyncio.shield(opening), self.connect_timeout * 2 + 10)  # type: ignore[no-any-return]
+            return await asyncio.wait_for(asyncio.shield(opening), self.connect_timeout * 2 + 10)
         except Exception as exc:
             if self.local is opening:
                 self.local = None

@@ -10,6 +10,8 @@ import re
 from typing import Any
 from urllib.parse import quote
 
+# smolagents ships no type information: to mypy its Tool is Any, and the tools here subclass it.
+# mypy: allow-subclassing-any
 from smolagents import Tool
 
 from ._vendored_mcp import MAX_IMAGE_BYTES, MCPToolError, _ClosesSession, _field, _temporary_file, decoded_image

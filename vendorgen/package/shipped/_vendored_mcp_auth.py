@@ -302,7 +302,7 @@ def _provider(server: Mapping[str, Any], authorize: str | None, login_hint: str)
     if "timeout" in taken:  # mcp 1.x; 2.x has no flow time-out of its own
         keywords["timeout"] = APPROVAL_WAIT
 
-    class Provider(OAuthClientProvider):  # type: ignore[misc, valid-type]
+    class Provider(OAuthClientProvider):
         approval: _Approval | None = None  # how it asks for a person's approval
 
         async def _initialize(self) -> None:
