@@ -17,7 +17,7 @@ CONFORMANCE := .cache/npm/node_modules/@modelcontextprotocol/conformance/dist/in
 export GRADIO_ANALYTICS_ENABLED := False
 export HF_HUB_DISABLE_TELEMETRY := 1
 
-.PHONY: install test demo bench regen-example clean nginx
+.PHONY: install test coverage demo bench regen-example clean nginx
 
 install: $(STAMP)
 
@@ -73,6 +73,19 @@ test: $(STAMP) $(EVERYTHING) $(MEMORY) $(INSPECTOR) $(NODE22) $(CONFORMANCE) ngi
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+# Which lines of the shipped run-time files (vendorgen/package/shipped/) the suite runs, the matrix's venvs and
+# the tests' subprocesses included ([tool.coverage.run] in pyproject.toml; tests/COVERAGE.md lists the lines
+# no test runs, and why). Slower than `make test` (every Python the tests start is measured), so not part of
+# it. COVERAGE_TESTS narrows the run, e.g. `make coverage COVERAGE_TESTS="tests/unit tests/matrix"`.
+COVERAGE_TESTS ?=
+coverage: $(STAMP) $(EVERYTHING) $(MEMORY) $(INSPECTOR) $(NODE22) $(CONFORMANCE) nginx
+	@# The tests' projects are kept until the copies in them are read (outside the repository: a project
+	@# inside it would find the repository's pyproject.toml).
+	rm -rf .cache/coverage
+	tmp=$$(mktemp -d); \
+	$(BIN)/python -m coverage run -m pytest -q -n 2 --dist loadfile --basetemp=$$tmp/tests $(COVERAGE_TESTS); \
+	status=$$?; $(BIN)/python scripts/shipped_coverage.py || status=1; rm -rf $$tmp; exit $$status
 
 demo: $(STAMP)
 	$(BIN)/python scripts/demo.py

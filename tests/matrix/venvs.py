@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import filelock
@@ -18,9 +19,13 @@ import filelock
 from tests.matrix.rows import Row
 
 REPO = Path(__file__).resolve().parents[2]
-CACHE = REPO / ".cache" / "matrix"
+# Under `make coverage` (whose subprocess patch hands its settings down in COVERAGE_PROCESS_CONFIG) the rows
+# measure the vendored code they run: their venvs hold coverage too, in a folder of their own, so that
+# neither set of venvs replaces the other.
+MEASURED = "COVERAGE_PROCESS_CONFIG" in os.environ
+CACHE = REPO / ".cache" / ("matrix-coverage" if MEASURED else "matrix")
 # What every row needs besides its pins: generated code turns images into PIL images.
-COMMON = ("pillow",)
+COMMON = ("pillow", *([f"coverage=={version('coverage')}"] if MEASURED else []))
 COMPLETE = ".complete"
 
 
