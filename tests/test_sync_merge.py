@@ -9,9 +9,9 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from vendorgen.review.specdiff import describe, snapshot_changes
 from vendorgen.sources import space
 from vendorgen.sync.merge import has_conflict_markers, merge3, split_lines, unified_diff
-from vendorgen.sync.specdiff import describe, snapshot_changes
 
 API = json.loads((Path(__file__).resolve().parent / "data" / "gradio_view_api.json").read_text())
 

@@ -10,10 +10,13 @@ from typing import TYPE_CHECKING, Any
 import click
 from click.core import ParameterSource
 
-from vendorgen.cli import review
+from vendorgen.cli import report, review
 from vendorgen.cli.context import _flag, _refuse_together, _workspace
 from vendorgen.cli.output import _echo, _json_mode, _note, _Output, _progress, _report, _say, _shown
 from vendorgen.errors import VendorgenError
+from vendorgen.project import requirements as runtime
+from vendorgen.project.paths import LOCK_NAME, ROOT_MARKERS
+from vendorgen.text.literals import escape_text
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Added, Generated
@@ -23,7 +26,7 @@ class _AddCommand(click.Command):
     """`add`, whose help says which sources there are and which take each option (read when it is shown)."""
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        from vendorgen import sources
+        from vendorgen import sources  # every kind: paid by `add --help`, not by `vendorgen --help`
 
         registered = sources.registered()
         targets = "\n".join(f"  {source.target:<37} {source.help_note}".rstrip() for source in registered)
@@ -34,7 +37,7 @@ class _AddCommand(click.Command):
             formatter.write_text(text)
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        from vendorgen import sources
+        from vendorgen import sources  # every kind: paid by `add --help`, not by `vendorgen --help`
 
         registered = sources.registered()
         records = []
@@ -147,6 +150,7 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
       vendorgen add hub:owner/tool-space@main --trust        # prints a review of the code
       vendorgen add collection:owner/agent-tools-0123456789abcdef01234567 --trust --keep-going
     """
+    # Start-up: the pipeline and every kind load when `add` runs, not when `vendorgen --help` lists it.
     from vendorgen import naming, sources
     from vendorgen.generate import pipeline
     from vendorgen.project import interpreter as project_python
@@ -175,8 +179,6 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
     for field in ("tools", "resource_names", "prompt_names", "headers"):
         options[field] = tuple(options[field])
     workspace = _workspace(need_lock=False)
-    from vendorgen.project.paths import ROOT_MARKERS
-
     new_project = not any((workspace.root / marker).exists() for marker in ROOT_MARKERS)
     if found.kind == "mcp":  # the project's defaults (recorded in the snapshot's options, as if given)
         options["resources"] = options["resources"] or workspace.config.mcp_resources
@@ -185,8 +187,6 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
                          progress=lambda uris: _progress(uris, "vendoring"))  # fmt: skip
     out = workspace.inside(Path(out_dir or workspace.config.output_dir), "output directory")
     if as_json:
-        from vendorgen.cli import report
-
         modules = [report.added_json(item, workspace.relative(out / f"{item.module.name}.py"), dry_run)
                    for item in added.generated]  # fmt: skip
         for row, item in zip(modules, added.generated):  # what a model will read, flagged
@@ -220,8 +220,6 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
 
 def _authorization_text(item: Generated) -> str:
     """Which authorization server the module's OAuth token came from, for the user to see at `add`."""
-    from vendorgen.text.literals import escape_text
-
     server = item.snapshot.get("server") if item.snapshot.get("kind") == "mcp" else None
     oauth = server.get("oauth") if isinstance(server, dict) else None
     if not isinstance(oauth, dict) or "authorization_server" not in oauth:
@@ -233,8 +231,6 @@ def _authorization_text(item: Generated) -> str:
 
 def _say_new_project(workspace: Any) -> None:
     """Outside any project, the directory `add` wrote to became one: said, with how to choose another."""
-    from vendorgen.project.workspace import LOCK_NAME
-
     _note(f"there was no project here or above (no {LOCK_NAME}, pyproject.toml or .git): {workspace.root} is one now,"
           f" marked by its {LOCK_NAME} (to vendor into another project, run vendorgen in it)")  # fmt: skip
 
@@ -250,9 +246,9 @@ def _withheld_text(item: Generated) -> str:
 
 def _print_runtime_check(workspace: Any, requirement_lists: list[tuple[str, ...]]) -> None:
     """What the code just written needs at run time, and whether the project's interpreter has it."""
+    # Start-up, as in `add`: every kind, and the probe of the project's Python.
     from vendorgen import sources
     from vendorgen.project import interpreter as project_python
-    from vendorgen.project import requirements as runtime
 
     needed = runtime.union(requirement_lists, sources.requirement_ranges())
     interpreter = project_python.find(workspace.root)

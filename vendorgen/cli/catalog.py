@@ -33,7 +33,7 @@ def catalog(out_dir: str | None) -> None:
       vendorgen catalog
       python -c "from tools.catalog import catalog_tools; print(catalog_tools()[-1]('weather'))"
     """
-    from vendorgen.package import catalog as cataloging
+    from vendorgen.package import catalog as cataloging  # start-up: the workspace and the lock, when it runs
 
     workspace = _workspace()
     entries = workspace.read_lock()
@@ -47,7 +47,7 @@ def catalog(out_dir: str | None) -> None:
     beside = [entry for entry in entries if PurePosixPath(entry.path).parent.as_posix() == directory]
     if not beside and entries:
         raise click.UsageError(f"no vendored module is in {directory}/; the lock has modules in {', '.join(directories)}")
-    from vendorgen.package.derived import readable
+    from vendorgen.package.derived import readable  # start-up: as above
 
     readable_beside, broken = readable(workspace, beside)
     for reason in broken:  # the other modules are cataloged

@@ -10,6 +10,7 @@ from click.core import ParameterSource
 
 from vendorgen.cli.output import _echo, _Output
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.project.paths import LOCK_NAME, ROOT_MARKERS
 
 if TYPE_CHECKING:
     from vendorgen.project.workspace import Workspace
@@ -20,7 +21,7 @@ def _workspace(need_lock: bool = True) -> Workspace:
 
     `need_lock`: a command about what is vendored refuses a project without a lock.
     """
-    from vendorgen.project.paths import LOCK_NAME, ROOT_MARKERS
+    # Start-up: the workspace (the lock, the journal, the config) loads when a command runs, not at `--help`.
     from vendorgen.project.workspace import Workspace
 
     workspace = Workspace.discover(waits=_Output.waits)
@@ -54,7 +55,7 @@ def _flag(ctx: click.Context, name: str) -> str:
 
 def _complete_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of vendored module names, from the lock here."""
-    from vendorgen.project.workspace import Workspace
+    from vendorgen.project.workspace import Workspace  # start-up, as in `_workspace`
 
     try:
         return [entry.name for entry in Workspace.discover().read_lock() if entry.name.startswith(incomplete)]

@@ -17,6 +17,7 @@ from vendorgen.errors import UsageError
 
 def _server(name: str) -> dict[str, Any]:
     """The HTTP server the vendored MCP module `name` connects to, from its reviewed snapshot."""
+    # Start-up: the sync stage (the lock, the pipeline) loads when a command runs, not at `vendorgen --help`.
     from vendorgen.sync.binding import refuse_unreviewed
     from vendorgen.sync.local import select
 
@@ -38,6 +39,7 @@ def login(name: str) -> None:
     The token is kept in your per-user token store (VENDORGEN_MCP_TOKENS, else ~/.config/vendorgen/mcp-tokens),
     where the generated tools, `serve` and vendorgen's own re-inspection find it.
     """
+    # Start-up: the MCP kind and its auth code (asyncio, the mcp SDK when it runs) load only here.
     from vendorgen.package.shipped import _vendored_mcp_auth as runtime
     from vendorgen.sources import mcp_auth, seconds_from_env
     from vendorgen.sources.mcp import DEFAULT_TIMEOUT, TIMEOUT_ENV
@@ -57,7 +59,7 @@ def login(name: str) -> None:
 @click.argument("name", shell_complete=_complete_names)
 def logout(name: str) -> None:
     """Forget the OAuth tokens stored for NAME's MCP server (the server may still honour them until they expire)."""
-    from vendorgen.package.shipped import _vendored_mcp_auth as runtime
+    from vendorgen.package.shipped import _vendored_mcp_auth as runtime  # start-up, as in `login`
 
     server = _server(name)
     _say(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import click
 
+from vendorgen.cli import report
 from vendorgen.cli.context import _workspace
 from vendorgen.cli.output import _echo, _json_mode, _report, _say, _shown
+from vendorgen.project import requirements as runtime
 
 
 @click.command()
@@ -21,8 +23,7 @@ def requirements() -> None:
       vendorgen requirements > requirements-vendored.txt
       pip install -r requirements-vendored.txt
     """
-    from vendorgen import sources
-    from vendorgen.project import requirements as runtime
+    from vendorgen import sources  # start-up: every kind, for its ranges, when the command runs
 
     entries = _workspace().read_lock()  # outside a project: where it looked
     if not entries:
@@ -53,8 +54,7 @@ def list_(render_templates: bool, as_json: bool) -> None:
     Example:
       vendorgen list --json
     """
-    from vendorgen.cli import report
-    from vendorgen.sync.local import local_state
+    from vendorgen.sync.local import local_state  # start-up: the sync stage loads when the command runs
 
     if as_json:
         _json_mode("list")
@@ -85,7 +85,7 @@ def init(output_dir: str | None, line_length: int | None) -> None:
     Example:
       vendorgen init --output-dir agent/tools
     """
-    from vendorgen.project.config import init_table
+    from vendorgen.project.config import init_table  # start-up: the config reads TOML when the command runs
 
     workspace = _workspace(need_lock=False)
     path = init_table(workspace.root, output_dir, line_length)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from vendorgen.cli import report
 from vendorgen.cli.context import _complete_names, _workspace
 from vendorgen.cli.output import _json_mode, _note, _report, _say
 from vendorgen.errors import UsageError
@@ -74,6 +75,7 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
     """
     import os
 
+    # Start-up: publishing (the gate's libcst, the Hub client) and every kind load when `push` runs.
     from vendorgen import sources
     from vendorgen.project import interpreter as project_python
     from vendorgen.publish import push as pushing
@@ -104,8 +106,6 @@ def push(module: str, repo_id: str, tool_name: str | None, private: bool, sdk: s
         with workspace.waits.shown(f"the Hub to take {repo_id}"):
             url, commit = pushing.upload(folder, repo_id, token=token, private=private, sdk=sdk)
     if as_json:
-        from vendorgen.cli import report
-
         _report(workspace, True, [report.pushed_json(entry, folder, written, repo_id, url, commit)], notes=notes)
         return
     for name, text in folder.files.items():

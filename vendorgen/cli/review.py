@@ -12,6 +12,7 @@ import click
 from vendorgen.cli.context import _complete_names, _workspace
 from vendorgen.cli.output import _json_mode, _report, _say
 from vendorgen.errors import UsageError
+from vendorgen.review import severity_rank
 
 if TYPE_CHECKING:
     from vendorgen.project.lockfile import LockEntry
@@ -43,6 +44,7 @@ def review(names: tuple[str, ...], as_json: bool, output_format: str, base: str 
       vendorgen review text_tools --json
       vendorgen review --format markdown --base origin/main   # CI, on a pull request
     """
+    # Start-up: reviewing builds modules with the kinds and reads the lock: loaded when the command runs.
     from vendorgen.review.project import review_entries
     from vendorgen.sync.local import select
 
@@ -56,6 +58,7 @@ def review(names: tuple[str, ...], as_json: bool, output_format: str, base: str 
     reviews = review_entries(workspace, chosen, entries)
     high = any(review.high or review.error for review in reviews)
     if output_format == "markdown":
+        # Start-up: git and the summary's diffs, for --format markdown alone.
         from vendorgen.review.base import read_base
         from vendorgen.review.markdown import summary
 
@@ -78,7 +81,7 @@ def review(names: tuple[str, ...], as_json: bool, output_format: str, base: str 
 
 
 def _base_reviews(workspace: Any, base: Any, names: Sequence[str]) -> list[ModuleReview]:
-    from vendorgen.review.project import review_snapshot, rules_of
+    from vendorgen.review.project import review_snapshot, rules_of  # start-up, as in `review`
 
     rules = rules_of(workspace)
     return [review_snapshot(workspace, entry.name, base.snapshots[entry.name], base.entries, rules)
@@ -106,8 +109,6 @@ def text(reviews: Sequence[ModuleReview], entries: Sequence[LockEntry]) -> str:
 
 def flag_lines(flags: Sequence[Flag]) -> list[str]:
     """Highest first, silenced last."""
-    from vendorgen.review import severity_rank
-
     ordered = sorted(flags, key=lambda flag: (not flag.active, severity_rank(flag.severity)))
     return [flag.line() for flag in ordered]
 
@@ -122,7 +123,7 @@ def totals(flags: Sequence[Flag], modules: int) -> str:
 
 def brought_in(workspace: Any, name: str, module: Any, snapshot: dict[str, Any]) -> list[Flag]:
     """The flags of what `add` or `update` brings in (for its report)."""
-    from vendorgen.review.project import review_generated
+    from vendorgen.review.project import review_generated  # start-up, as in `review`
 
     return review_generated(workspace, name, module, snapshot)
 

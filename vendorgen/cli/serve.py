@@ -71,6 +71,7 @@ def serve(names: tuple[str, ...], list_only: bool, transport: str, host: str, po
     import os
     import subprocess
 
+    # Start-up: the server module's planning (the lock, the workspace) loads when `serve` runs.
     from vendorgen.package import serve as serving
     from vendorgen.package.derived import readable
     from vendorgen.project import interpreter as project_interpreter

@@ -8,9 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from vendorgen.cli import report
 from vendorgen.cli.context import _complete_names, _refuse_together, _workspace
 from vendorgen.cli.output import _counter, _json_mode, _report, _say, _shown
+from vendorgen.cli.review import say_flags
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.project.paths import LOCK_NAME
 
 if TYPE_CHECKING:
     from vendorgen.project.workspace import Workspace
@@ -71,8 +74,6 @@ def check(
       vendorgen check --allow-edits      # edits are yours; only drift fails
       vendorgen check --remote convert
     """
-    from vendorgen.cli import report
-
     if as_json:
         _json_mode("check")
     _refuse_together(click.get_current_context(), "remote", "allow_edits", "--remote checks upstream, not local edits")
@@ -81,6 +82,7 @@ def check(
             raise UsageError(f"{flag} applies to --remote: an offline check asks no source")
     workspace = _workspace()
     if remote:
+        # Start-up: the sync stage (the pipeline, the lock, asyncio) loads when a command runs, not at `--help`.
         from vendorgen.sync import remote as upstream
         from vendorgen.sync.local import select
 
@@ -94,7 +96,7 @@ def check(
         else:
             _say(report.remote_text(results, errors), nl=False)
     else:
-        from vendorgen.sync.check import check as check_offline
+        from vendorgen.sync.check import check as check_offline  # start-up, as above
 
         result = check_offline(workspace, names, allow_edits, render_templates)
         code = 0 if result.ok else 1
@@ -114,6 +116,7 @@ def check(
 
 def _review_counts(workspace: Workspace, names: Sequence[str]) -> dict[str, int]:
     """The review's flags by severity, from the committed snapshots (`vendorgen review` lists them)."""
+    # Start-up: reviewing builds modules with the kinds; loaded when `check` runs.
     from vendorgen.review.cache import cached_reviews
     from vendorgen.review.project import counts
     from vendorgen.sync.local import select
@@ -164,7 +167,7 @@ def update(
       vendorgen update --offline          # after changing templates or [tool.vendorgen]
       vendorgen update shouter --trust    # take a hub tool's new code (read `vendorgen diff` first)
     """
-    from vendorgen.cli import report
+    # Start-up: the sync stage loads when `update` runs, not at `vendorgen --help`.
     from vendorgen.sync.local import select
     from vendorgen.sync.update import apply_update, plan_update
 
@@ -199,7 +202,7 @@ def _step_flags(workspace: Workspace, step: Any) -> list[Any]:
     """The flags of the module as `step` leaves it (its new snapshot, else the committed one)."""
     import json
 
-    from vendorgen.review.project import review_snapshot
+    from vendorgen.review.project import review_snapshot  # start-up: builds with the kinds, when it runs
 
     snapshot = json.loads(step.snapshot_text) if step.snapshot_text is not None else None
     try:
@@ -211,14 +214,12 @@ def _step_flags(workspace: Workspace, step: Any) -> list[Any]:
 
 def _print_update(workspace: Workspace, steps: Sequence[Any], preview: bool, show_diff: bool, failed: bool) -> None:
     from vendorgen import sources  # start-up: `vendorgen --help` loads no source module
-    from vendorgen.cli.report import step_text
-    from vendorgen.cli.review import say_flags
 
     if not steps and not failed:  # a failure is said after this
         _say("nothing to update")
     for step in steps:
         if step.action != "up to date":
-            _say(step_text(step, preview))
+            _say(report.step_text(step, preview))
             if step.snapshot_text is not None:  # it brings in a new snapshot: what a model will read, flagged
                 say_flags(step.entry.name, _step_flags(workspace, step))
         found = sources.load(step.entry.kind).review(step.review) if step.review else None
@@ -252,7 +253,7 @@ def diff(names: tuple[str, ...], offline: bool, trust: bool, render_templates: b
       vendorgen diff convert
       vendorgen diff --offline            # local edits of every module
     """
-    from vendorgen.cli import report
+    # Start-up: the sync stage loads when `diff` runs, not at `vendorgen --help`.
     from vendorgen.sync.diff import diff as diff_modules
     from vendorgen.sync.local import select
 
@@ -289,7 +290,7 @@ def remove(names: tuple[str, ...], force: bool, as_json: bool) -> None:
     Example:
       vendorgen remove convert
     """
-    from vendorgen.project.workspace import LOCK_NAME
+    # Start-up: the sync stage loads when `remove` runs, not at `vendorgen --help`.
     from vendorgen.sync.local import select
     from vendorgen.sync.remove import remove as remove_modules
 
@@ -299,8 +300,6 @@ def remove(names: tuple[str, ...], force: bool, as_json: bool) -> None:
     chosen = select(workspace.read_lock(), names)
     deleted = remove_modules(workspace, names, force)
     if as_json:
-        from vendorgen.cli import report
-
         _report(workspace, True, [report.removed_json(entry, deleted) for entry in chosen])
         return
     for path in deleted:

@@ -21,6 +21,7 @@ from typing import Any
 from vendorgen import __version__
 from vendorgen.errors import UsageError
 from vendorgen.package import derived, files
+from vendorgen.package.shipped._vendored_catalog import index_entry
 from vendorgen.project.paths import CATALOG_FILE
 from vendorgen.project.workspace import LockEntry, Workspace
 
@@ -76,8 +77,6 @@ def catalog_module(
 
     `pending`: files about to be written (root-relative path -> text), read instead of the disk's.
     """
-    from vendorgen.package.shipped._vendored_catalog import index_entry  # the shipped file: only when one is written
-
     path = f"{derived.one_directory(entries, COMMAND)}/{FILE_NAME}"
     found: list[_ToolClass] = []
     for entry in sorted(entries, key=lambda entry: entry.name):

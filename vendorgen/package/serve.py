@@ -21,6 +21,7 @@ from vendorgen import __version__, naming, sources
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.package import derived, files
 from vendorgen.package.server_text import served_text
+from vendorgen.package.shipped._vendored_pins import definition_hashes
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry, RuntimeEntry
@@ -65,10 +66,6 @@ def server_module(
 
     `pending`: files about to be written (root-relative path -> text), read instead of the disk's.
     """
-    from vendorgen.package.shipped._vendored_pins import (
-        definition_hashes,  # the shipped file: only when one is written
-    )
-
     directory = derived.one_directory(entries, "vendorgen serve")
     parts = PurePosixPath(directory).parts
     if not parts or not all(part.isidentifier() for part in parts):

@@ -36,6 +36,7 @@ from vendorgen.generate import pipeline
 from vendorgen.generate.render import render_file
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
 from vendorgen.package.inline import inline
+from vendorgen.package.shipped._vendored_mcp_auth import variables
 from vendorgen.project import interpreter as project_python
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.interpreter import Interpreter
@@ -291,8 +292,6 @@ def _demo_input(spec: InputSpec) -> DemoInput:
 
 def _secrets(snapshot: dict[str, Any]) -> list[str]:
     """The environment variables the tool reads for its MCP server's credentials (to set as the Space's secrets)."""
-    from vendorgen.package.shipped._vendored_mcp_auth import variables
-
     server = snapshot.get("server") if snapshot.get("kind") == "mcp" else None
     return variables(server) if isinstance(server, dict) and server.get("transport") != "stdio" else []
 

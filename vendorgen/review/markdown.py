@@ -16,7 +16,7 @@ from vendorgen.review import severity_rank
 from vendorgen.review.changes import review_changes
 from vendorgen.review.project import ModuleReview, built
 from vendorgen.review.scan import visible
-from vendorgen.sync.specdiff import describe
+from vendorgen.review.specdiff import describe
 
 if TYPE_CHECKING:
     from vendorgen.project.lockfile import LockEntry

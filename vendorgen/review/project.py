@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from vendorgen import sources
 from vendorgen.errors import Excluded, VendorgenError
 from vendorgen.review import Flag
 from vendorgen.review.rules import RuleSet, project_rules
@@ -66,8 +67,6 @@ def module_flags(
 
 
 def built(workspace: Workspace, snapshot: dict[str, Any]) -> ModuleSpec:
-    from vendorgen import sources
-
     return workspace.config.apply(sources.load(snapshot["kind"]).build(snapshot))
 
 

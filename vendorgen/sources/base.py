@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from vendorgen.errors import UsageError, VendorgenError
+from vendorgen.project import interpreter as project_python
 from vendorgen.waits import NO_WAITS, Waits
 
 if TYPE_CHECKING:
@@ -76,9 +77,7 @@ class Inspection:
 
     def interpreter(self) -> Interpreter:
         """The project's Python (vendorgen/project/interpreter.py): where the user's own code is imported."""
-        from vendorgen.project import interpreter  # runs nothing; imported by the one kind that needs it
-
-        return interpreter.find(self.root)
+        return project_python.find(self.root)
 
 
 class Source:

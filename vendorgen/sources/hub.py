@@ -92,7 +92,7 @@ def build(snapshot: dict[str, Any]) -> ModuleSpec:
     label = _label(snapshot["repo_id"])
     check_visible(original, label)
     from vendorgen.sources.hub_review import refuse_disguised_names  # lazy: libcst (see inspect)
-    from vendorgen.sources.toolfile import ToolFile
+    from vendorgen.sources.toolfile import ToolFile  # lazy: libcst
 
     tool = tool_spec(ToolFile(original, label), snapshot["class_name"])
     refuse_disguised_names(original, label)

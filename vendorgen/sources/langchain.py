@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, UsageError, VendorgenError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
+from vendorgen.project import interpreter as project_python
 from vendorgen.project.paths import LANGCHAIN_FILE, RUNTIME_FILE
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options
 from vendorgen.text import limits, schema
@@ -63,7 +64,6 @@ def parse_target(target: str) -> tuple[str, str]:
 def inspect(target: str, options: AddOptions, interpreter: Interpreter) -> list[dict[str, Any]]:
     """Inspect in the project's interpreter (vendorgen/project/interpreter.py), so the user's own
     langchain and pydantic read the user's tools; in-process when that is vendorgen's own."""
-    from vendorgen.project import interpreter as project_python
     if interpreter.is_vendorgens_own:
         return inspect_here(target, options)
     fields = {

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
+from vendorgen.project import interpreter as project_python
 from vendorgen.project.paths import (
     MCP_AUTH_FILE,
     MCP_CALLS_FILE,
@@ -38,6 +39,7 @@ from vendorgen.review.annotations import behaviour
 from vendorgen.sources import mcp_auth, mcp_offers, pins
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options, seconds_from_env
 from vendorgen.sources.credentials import refuse_url_credentials
+from vendorgen.sources.mcp_listing import list_offers
 from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, portable_argv, server_label
 from vendorgen.sources.portable import Problem, credential_problems, stdio_problems, url_problems
 from vendorgen.text import limits, schema
@@ -113,8 +115,6 @@ def _python_word(command: str, root: Path) -> str:
     wherever the project is, at add and at run time; a path to it would break from another directory."""
     if os.sep not in command and "/" not in command:
         return command
-    from vendorgen.project import interpreter as project_python
-
     own = os.path.normpath(os.path.abspath(project_python.find(root).executable))
     given = {os.path.normpath(os.path.abspath(base / command)) for base in (Path.cwd(), root)}
     return "python" if own in given else command
@@ -149,8 +149,6 @@ def inspect(target: str, options: AddOptions, root: Path, waits: Waits = NO_WAIT
     if server["transport"] == "stdio":
         # What is written down (the lock, the header) is the portable command line, never this machine's paths.
         target = "stdio:" + shlex.join([server["command"], *server["args"]])
-    from vendorgen.sources.mcp_listing import list_offers
-
     timeout = seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
     login_name = naming.python_name(options.name) if options.name else ""
     credentials = mcp_auth.credentials(server, login_name)  # a missing variable: said before any request
@@ -279,8 +277,6 @@ def _own_revision(server: Mapping[str, Any], root: Path | None) -> str:
         return f"{package['name']} {package['version']}"
     argv = [server["command"], *server["args"]]
     if server["command"] in ("python", "python3") and argv[1:2] == ["-m"] and len(argv) > 2:
-        from vendorgen.project import interpreter as project_python
-
         top = argv[2].split(".")[0]  # the distribution that provides it where the server runs: the project's
         python = project_python.find(root) if root is not None else project_python.own()
         for distribution, version in list(project_python.import_distributions(python, [top])[top]["versions"].items())[:1]:

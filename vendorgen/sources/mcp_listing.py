@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from vendorgen import interrupts
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
 from vendorgen.package.shipped._vendored_mcp_auth import CredentialsMissing, header_values, secrets_of, variables
+from vendorgen.sources import mcp_client
 from vendorgen.sources.credentials import redacted
 from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, not_found, server_label, stdio_params
 from vendorgen.text import limits
@@ -69,9 +71,6 @@ def list_offers(
     import asyncio
     import os
     import tempfile
-
-    from vendorgen import interrupts
-    from vendorgen.sources import mcp_client
 
     params = stdio_params(server, root)
     where = server_label(server)
@@ -373,14 +372,12 @@ def _declared(client: Any) -> dict[str, Any]:
 
 async def _all_pages(session: Any, kind: str = "tools") -> list[Any]:
     """Every item of a listing (`kind`: a key of `mcp_client.LISTINGS`), following `nextCursor` to the end."""
-    from vendorgen.sources.mcp_client import list_page
-
     method = _METHODS[kind]
     items: list[Any] = []
     cursor: str | None = None
     seen: set[str] = set()
     while True:
-        page, cursor = await list_page(session, cursor, kind)
+        page, cursor = await mcp_client.list_page(session, cursor, kind)
         items.extend(page)
         limits.TOOLS.check(len(items), f"the MCP server's {method}")  # page by page: a listing may never end
         if not cursor:

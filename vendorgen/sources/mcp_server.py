@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from vendorgen.errors import SourceUnreachable, UsageError
+from vendorgen.project import interpreter as project_python
 from vendorgen.text.literals import escape_text
 
 # Inspection fails fast: each request (initialize, every tools/list page) must be
@@ -70,8 +71,6 @@ def python_command(command: str, root: Path) -> str:
     virtualenv, ./.venv, else vendorgen's own), where the generated code runs them too: its own interpreter."""
     if command not in ("python", "python3"):
         return command
-    from vendorgen.project import interpreter as project_python
-
     return project_python.find(root).executable
 
 

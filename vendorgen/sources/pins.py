@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from vendorgen.errors import SourceUnreachable
 from vendorgen.sources import semver
+from vendorgen.sources.mcp_server import resolved_argv
 
 if TYPE_CHECKING:
     from packaging.version import Version
@@ -266,8 +267,6 @@ def latest(server: Mapping[str, Any], root: Path, prereleases: bool = False) -> 
     package = server.get("package")
     if not isinstance(package, Mapping):
         return None
-    from vendorgen.sources.mcp_server import resolved_argv
-
     argv = [str(word) for word in resolved_argv(server, root)]  # the project's paths, as the server gets them
     spec = package_spec(argv)
     if spec is None or spec.name != package.get("name"):

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from vendorgen.package.shipped._vendored_mcp_auth import variables
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -43,8 +45,6 @@ def url_problems(url: str, what: str) -> list[Problem]:
 
 def credential_problems(server: dict[str, Any]) -> list[Problem]:
     """What a Space must be given for an HTTP MCP server's credentials (names only, never a value)."""
-    from vendorgen.package.shipped._vendored_mcp_auth import variables
-
     problems = []
     if names := variables(server):
         problems.append(Problem(f"its MCP server is sent {', '.join(names)} from the environment: set them as the"

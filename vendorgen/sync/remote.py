@@ -21,10 +21,10 @@ from vendorgen.project.hashing import canonical_json
 from vendorgen.project.lockfile import LockEntry
 from vendorgen.project.workspace import Workspace
 from vendorgen.review.changes import review_changes
+from vendorgen.review.specdiff import describe, snapshot_changes
 from vendorgen.sources.base import snapshot_options
 from vendorgen.sync.binding import refuse_unreviewed
 from vendorgen.sync.merge import unified_diff
-from vendorgen.sync.specdiff import describe, snapshot_changes
 from vendorgen.text.formatter import import_black
 
 if TYPE_CHECKING:
