@@ -20,6 +20,7 @@ from pathlib import Path
 
 import coverage
 from coverage import CoverageData
+from coverage.exceptions import CoverageException
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "vendorgen" / "package" / "shipped"
@@ -49,7 +50,11 @@ def mapped_lines(data_dir: Path) -> tuple[dict[str, set[int]], Counter[str], int
     counted: set[str] = set()
     for data_file in sorted(data_dir.glob("data.*")):
         data = CoverageData(basename=str(data_file))
-        data.read()
+        try:
+            data.read()
+        except CoverageException:  # a process killed while it wrote its data (a test's SIGKILL)
+            left_out["unreadable data file"] += 1
+            continue
         for measured in data.measured_files():
             name = Path(measured).name
             if name not in SHIPPED_TEXT:
