@@ -76,8 +76,9 @@ test: $(STAMP) $(EVERYTHING) $(MEMORY) $(INSPECTOR) $(NODE22) $(CONFORMANCE) ngi
 
 # Which lines of the shipped run-time files (vendorgen/package/shipped/) the suite runs, the matrix's venvs and
 # the tests' subprocesses included ([tool.coverage.run] in pyproject.toml; tests/COVERAGE.md lists the lines
-# no test runs, and why). Slower than `make test` (every Python the tests start is measured), so not part of
-# it. COVERAGE_TESTS narrows the run, e.g. `make coverage COVERAGE_TESTS="tests/unit tests/matrix"`.
+# no test runs, and why). Slower than `make test`, since every Python the tests start is measured (about 33 min
+# of pytest on 2 loaded cores), so not part of it. COVERAGE_TESTS narrows the run, e.g.
+# `make coverage COVERAGE_TESTS="tests/unit tests/matrix"`.
 COVERAGE_TESTS ?=
 coverage: $(STAMP) $(EVERYTHING) $(MEMORY) $(INSPECTOR) $(NODE22) $(CONFORMANCE) nginx
 	@# The tests' projects are kept until the copies in them are read (outside the repository: a project

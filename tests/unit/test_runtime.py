@@ -154,3 +154,38 @@ def test_a_kinds_run_time_files_define_each_name_once(source: Any) -> None:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 assert node.name not in defined, f"{node.name} is defined in {defined[node.name]} and in {name}"
                 defined[node.name] = name
+
+
+def test_call_tool_refuses_what_the_tool_does_not_take_before_calling_it() -> None:
+    """The catalog's call_tool (made with the real smolagents): an unknown name, arguments that are no object, a
+    value its enum does not allow; a good call reaches the tool."""
+    from smolagents import Tool
+
+    from vendorgen.package.shipped._vendored_catalog import _tool_classes
+
+    class Convert(Tool):
+        name = "convert"
+        description = "Convert a temperature."
+        inputs = {"unit": {"type": "string", "description": "C or F.", "enum": ["C", "F"]},
+                  "note": {"type": "string", "description": "Free.", "nullable": True, "enum": ["x"]}}  # fmt: skip
+        output_type = "string"
+
+        def forward(self, unit: str, note: str | None = None) -> str:
+            return f"{unit}:{note}"
+
+    call_tool = _tool_classes()[1]({"convert": Convert()})
+    with pytest.raises(ValueError, match="no tool is named 'other'"):
+        call_tool.forward("other", {})
+    with pytest.raises(ValueError, match="an object of argument names and values"):
+        call_tool.forward("convert", ["C"])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match='Argument unit is "K", not one of "C", "F"'):
+        call_tool.forward("convert", {"unit": "K"})
+    assert call_tool.forward("convert", {"unit": "F", "note": None}) == "F:None"  # null where it may be null
+
+
+def test_a_data_uri_without_its_comma_is_refused() -> None:
+    from vendorgen.package.shipped._vendored_runtime import _data_uri_bytes
+
+    with pytest.raises(ValueError, match="needs a comma"):
+        _data_uri_bytes("data:text/plain;base64")
+    assert _data_uri_bytes("data:text/plain,a%20b") == b"a b"
