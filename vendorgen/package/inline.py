@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 
 from vendorgen.package import files
-from vendorgen.project.paths import RUNTIME_FILES, module_of
 
 _BLOCK_NOTE = "# From the vendored run time (vendorgen), inlined so that this file stands alone.\n"
 _BASES_NOTE = (
@@ -29,7 +28,7 @@ def inline(module_code: str) -> str:
     imported = [node for node in module_tree.body if isinstance(node, ast.ImportFrom) and _is_runtime_import(node)]
     if not imported:
         return module_code
-    statements = [(file, node) for file in RUNTIME_FILES for node in ast.parse(files.text(file)).body]
+    statements = [(file, node) for file in files.runtime_files() for node in ast.parse(files.text(file)).body]
     definitions = {
         name: node
         for _, node in statements
@@ -72,7 +71,7 @@ def inline(module_code: str) -> str:
 
 
 def _is_runtime_import(node: ast.ImportFrom) -> bool:
-    return node.level == 1 and f".{node.module}" in {module_of(file) for file in RUNTIME_FILES}
+    return node.level == 1 and f"{node.module}.py" in files.runtime_files()
 
 
 def _source(text: str, node: ast.stmt) -> str:

@@ -13,7 +13,6 @@ import ast
 
 from vendorgen.errors import VendorgenError
 from vendorgen.package import files
-from vendorgen.project.paths import RUNTIME_FILES
 
 Chunks = dict[str, str]  # key (the names a statement defines, else its text) -> its lines, comments above included
 
@@ -35,7 +34,7 @@ def chunks(text: str) -> Chunks:
 def moved_away(base: str, name: str) -> bool:
     """`base`, the run-time file `name` as an older vendorgen wrote it, defines what this one ships in another file."""
     here = set(chunks(files.text(name)))
-    return any(set(chunks(files.text(other))) & (set(chunks(base)) - here - {""}) for other in RUNTIME_FILES)
+    return any(set(chunks(files.text(other))) & (set(chunks(base)) - here - {""}) for other in files.runtime_files())
 
 
 def carry(path: str, base: str, ours: str, targets: dict[str, str]) -> dict[str, tuple[str, str]]:

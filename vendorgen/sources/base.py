@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 COMMON_IMPORTS = frozenset(
     {"__future__.annotations", "typing.Any", "typing.Literal", "typing.NotRequired", "typing.TypedDict"}
 )
-TRUST_NOTE = "(needs --trust)"  # `help_note` of a kind that runs or installs code only with --trust
+TRUST_NOTE = "(needs --trust)"
+# Where vendorgen's own run-time files sit (a kind's `runtime_dir` when None); vendorgen.package.files reads them.
+SHIPPED = Path(__file__).resolve().parent.parent / "package" / "shipped"  # `help_note` of a kind that runs or installs code only with --trust
 
 
 @dataclass(frozen=True)
@@ -97,9 +99,13 @@ class Source:
     # What its generated code may import, as `module.name` (`._vendored_gradio.X` for a name of a
     # run-time file); the gate allows these and no others.
     allowed_imports: ClassVar[frozenset[str]] = frozenset()
-    # The run-time files (projectfiles.RUNTIME_FILES) its modules need beside them, the core
-    # `_vendored_runtime.py` included: written with the first such module, deleted with the last.
-    package_files: ClassVar[tuple[str, ...]] = ()
+    # The run-time files this kind ships, which its generated code imports (`._vendored_echo.X`): plain module names
+    # `_vendored_<name>.py`, in the order they import each other, read from `runtime_dir` (None: vendorgen's own,
+    # vendorgen/package/shipped/). Each is copied verbatim beside its modules with the core `_vendored_runtime.py`,
+    # which every run-time file may import: written with the first such module of a directory, owned by the lock by
+    # its sha256 (the gate accepts a copy only by it), deleted with the last (vendorgen.package.files).
+    runtime_files: ClassVar[tuple[str, ...]] = ()
+    runtime_dir: ClassVar[Path | None] = None
     # The annotations its templates give module constants and class attributes, by name, beside
     # `model.ANNOTATIONS`; the gate allows these and no others.
     annotations: ClassVar[Mapping[str, str]] = MappingProxyType({})
@@ -113,6 +119,10 @@ class Source:
     # Its modules are code their author wrote, vendored as it is under vendorgen's header rather than rendered
     # from its template: `push` publishes the vendored file itself.
     vendored_as_written: ClassVar[bool] = False
+
+    def runtime_directory(self) -> Path:
+        """Where its `runtime_files` are read from."""
+        return self.runtime_dir or SHIPPED
 
     def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
         raise NotImplementedError(f"{self.kind}: sources are not inspected, only their members")

@@ -26,14 +26,6 @@ from urllib.parse import urlsplit
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
-from vendorgen.project.paths import (
-    MCP_AUTH_FILE,
-    MCP_CALLS_FILE,
-    MCP_FILE,
-    MCP_OFFERS_FILE,
-    MCP_TRANSPORT_FILE,
-    RUNTIME_FILE,
-)
 from vendorgen.review.annotations import behaviour
 from vendorgen.sources import mcp_auth, mcp_offers, pins
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options, seconds_from_env
@@ -454,7 +446,10 @@ class MCPSource(Source):
         "._vendored_mcp_offers.PromptTool",
         "._vendored_mcp_offers.ResourceTool",
     }
-    package_files = (RUNTIME_FILE, MCP_TRANSPORT_FILE, MCP_AUTH_FILE, MCP_CALLS_FILE, MCP_FILE, MCP_OFFERS_FILE)
+    # The session and how it reaches a server (stdio, HTTP), its credentials (headers, OAuth), its calls over the
+    # SDK, the tools; then what resources, resource templates and prompts add.
+    runtime_files = ("_vendored_mcp_transport.py", "_vendored_mcp_auth.py", "_vendored_mcp_calls.py",
+                     "_vendored_mcp.py", "_vendored_mcp_offers.py")  # fmt: skip
     annotations = MappingProxyType({"SERVER": "dict[str, Any]", "resources": "dict[str, dict[str, Any]]",
                                     "resource_template": "dict[str, Any]", "prompt": "dict[str, Any]"})  # fmt: skip
     requirements = ("smolagents", "mcp")
