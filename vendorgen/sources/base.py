@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 COMMON_IMPORTS = frozenset(
     {"__future__.annotations", "typing.Any", "typing.Literal", "typing.NotRequired", "typing.TypedDict"}
 )
-TRUST_NOTE = "(needs --trust)"
+TRUST_NOTE = "(needs --trust)"  # `help_note` of a kind that runs or installs code only with --trust
 # Where vendorgen's own run-time files sit (a kind's `runtime_dir` when None); vendorgen.package.files reads them.
-SHIPPED = Path(__file__).resolve().parent.parent / "package" / "shipped"  # `help_note` of a kind that runs or installs code only with --trust
+SHIPPED = Path(__file__).resolve().parent.parent / "package" / "shipped"
 
 
 @dataclass(frozen=True)
