@@ -146,7 +146,12 @@ class Source:
         schema]]) as the source lists them live, so a server can refuse a tool that changed since it was reviewed
         (and serves the schemas as listed, from the snapshot the server module names); keyed by the
         tool's remote name, which each generated class holds in `served_name_attribute`. Empty for a
-        source whose definitions the served module cannot see change."""
+        source whose definitions the served module cannot see change.
+
+        The shipped server checks every pin it is given, whatever the kind: before the first call on a connection,
+        against what the tool's upstream lists now over its MCP session (the run time's `session`); a pinned tool
+        with no MCP session is refused, since nothing could tell it changed. So only a kind whose tools reach their
+        upstream over MCP has a reason to pin."""
         return {}
 
     def same_module(self, recorded: AddOptions, given: AddOptions) -> bool:
