@@ -155,3 +155,12 @@ def test_a_kinds_run_time_files_define_each_name_once(source: Any) -> None:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 assert node.name not in defined, f"{node.name} is defined in {defined[node.name]} and in {name}"
                 defined[node.name] = name
+
+
+def test_the_shipped_directory_holds_the_built_in_kinds_run_time_files() -> None:
+    """`naming` reads vendorgen's own run-time files from the directory (it cannot ask the registry, whose kinds import
+    it): besides the server's and the catalog's files, the directory holds exactly the core and the built-in kinds'."""
+    from vendorgen.package import builtin_files
+
+    built_in = {name for name, path in files.runtime_files().items() if path.parent == builtin_files.SHIPPED}
+    assert builtin_files.runtime_file_names() == built_in == set(RUNTIME_FILES)

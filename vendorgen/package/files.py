@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 
 from vendorgen import sources
+from vendorgen.package.builtin_files import defined_names
 from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILES, module_of
 from vendorgen.sources.base import SHIPPED, Source
 
@@ -67,21 +68,6 @@ def _tool_bases(paths: tuple[Path, ...]) -> frozenset[str]:
     return frozenset(name for path in paths for name in _tool_classes(ast.parse(_read(path))))
 
 
-@cache
-def public_names() -> frozenset[str]:
-    """What vendorgen's own run-time files bind at module level (imports, classes, functions, constants), private
-    names aside. A plugin's files are not among them: they do not change how another kind's names are chosen."""
-    return frozenset(
-        name
-        for path in runtime_files().values()
-        if path.parent == SHIPPED
-        for node in ast.parse(_read(path)).body
-        if not (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "__future__")
-        for name in defined_names(node)
-        if not name.startswith("_")
-    )
-
-
 def defined_at_top(name: str) -> frozenset[str]:
     """What the run-time file `name` binds at module level: what a generated module may import from it."""
     text(name)  # refused unless it is one
@@ -112,16 +98,3 @@ def _tool_classes(tree: ast.Module) -> list[str]:
             if bases & {"Tool", *found}:
                 found.append(node.name)
     return found
-
-
-def defined_names(node: ast.stmt) -> list[str]:
-    """The names a top-level statement binds."""
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return [node.name]
-    if isinstance(node, (ast.Import, ast.ImportFrom)):
-        return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
-    if isinstance(node, ast.Assign):
-        return [target.id for target in node.targets if isinstance(target, ast.Name)]
-    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-        return [node.target.id]
-    return []

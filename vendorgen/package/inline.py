@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from vendorgen.package import files
+from vendorgen.package.builtin_files import defined_names
 
 _BLOCK_NOTE = "# From the vendored run time (vendorgen), inlined so that this file stands alone.\n"
 _BASES_NOTE = (
@@ -33,7 +34,7 @@ def inline(module_code: str) -> str:
         name: node
         for _, node in statements
         if not isinstance(node, (ast.Import, ast.ImportFrom))
-        for name in files.defined_names(node)
+        for name in defined_names(node)
     }
     wanted = [alias.name for node in imported for alias in node.names]
     needed: set[int] = set()
@@ -53,7 +54,7 @@ def inline(module_code: str) -> str:
         if isinstance(node, ast.ImportFrom) and (node.module == "__future__" or node.level):
             continue  # the module has __future__ on top (only allowed there); the run time's own imports are copied
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            new = set(files.defined_names(node)) & used - imports_made  # only imports the copied code uses, once
+            new = set(defined_names(node)) & used - imports_made  # only imports the copied code uses, once
             keep = bool(new)
             imports_made |= new
         else:

@@ -13,6 +13,7 @@ import ast
 
 from vendorgen.errors import VendorgenError
 from vendorgen.package import files
+from vendorgen.package.builtin_files import defined_names
 
 Chunks = dict[str, str]  # key (the names a statement defines, else its text) -> its lines, comments above included
 
@@ -25,7 +26,7 @@ def chunks(text: str) -> Chunks:
     for node in ast.parse(text).body:
         end = node.end_lineno or node.lineno
         piece = "".join(lines[start:end])
-        found.setdefault(",".join(files.defined_names(node)) or piece, piece)
+        found.setdefault(",".join(defined_names(node)) or piece, piece)
         start = end
     found[""] = "".join(lines[start:])  # what follows the last statement
     return found

@@ -19,8 +19,10 @@ from vendorgen.waits import NO_WAITS, Waits
 
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec
+    from vendorgen.project.config import Config
     from vendorgen.project.interpreter import Interpreter
     from vendorgen.project.lockfile import LockEntry
+    from vendorgen.review.texts import Text
     from vendorgen.sources.portable import Problem
 
 # What every generated module may import, whatever its source.
@@ -154,6 +156,11 @@ class Source:
         upstream over MCP has a reason to pin."""
         return {}
 
+    def served_read_only(self, snapshot: dict[str, Any]) -> set[str]:
+        """The remote names of the tools among `served_definitions` that say they only read (`serve --read-only`
+        serves those alone): said by the source and pinned with them, so a change is refused like any other."""
+        return set()
+
     def same_module(self, recorded: AddOptions, given: AddOptions) -> bool:
         """Whether `given` asks again for the module added with `recorded` (its snapshot's options), as far as
         can be told without contacting the source: `add` then refuses it before contacting the source."""
@@ -179,6 +186,40 @@ class Source:
         disk (`on_disk`) does not hold as the user reviewed it, whether new since the snapshot `locked` or
         changed in it. '' when nothing is: code rendered from a template runs only as the gate allowed it."""
         return ""
+
+    def project_options(self, config: Config) -> dict[str, Any]:
+        """`AddOptions` fields the project's `[tool.vendorgen]` turns on for this kind, as if given to `add` (and so
+        recorded in the snapshot's options)."""
+        return {}
+
+    def added_notes(self, module: ModuleSpec, snapshot: dict[str, Any]) -> list[str]:
+        """What `add` says of `module`, which it wrote from `snapshot`, besides its classes: where a credential
+        came from, say. Plain text; the CLI escapes it."""
+        return []
+
+    def read_texts(self, module: ModuleSpec, snapshot: dict[str, Any]) -> list[Text]:
+        """What a model reads of `module` beside its spec (vendorgen.review.texts reads the spec's part for every
+        kind): fields of `snapshot` that clients show or pass to a model, for `vendorgen review` to flag."""
+        return []
+
+    def tool_annotations(self, module: ModuleSpec, snapshot: dict[str, Any]) -> dict[str, Mapping[str, Any] | None]:
+        """{tool name: what the source says the tool may do, in MCP's annotation vocabulary (`readOnlyHint`...),
+        None where it said nothing}; {} for a kind whose tools say nothing of it."""
+        return {}
+
+    def secrets(self, snapshot: dict[str, Any]) -> list[str]:
+        """The environment variables the module's tools read for their upstream's credentials: a Space they are
+        pushed to needs them as its secrets."""
+        return []
+
+    def log_in(self, name: str, snapshot: dict[str, Any]) -> str:
+        """`vendorgen login NAME`: authorize the module's upstream again (a person may be asked); what to say when
+        done. The snapshot is the reviewed one. Refused for a kind with nothing to log in to."""
+        raise UsageError(f"{name} is a {self.kind}: module: nothing to log in to")
+
+    def log_out(self, name: str, snapshot: dict[str, Any]) -> str:
+        """`vendorgen logout NAME`: forget what `log_in` stored; what to say."""
+        raise UsageError(f"{name} is a {self.kind}: module: nothing to log out of")
 
     def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
         """Why the module vendored from `snapshot` may not work from a Hub Space (`vendorgen push`), offline."""

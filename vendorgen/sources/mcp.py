@@ -16,16 +16,17 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
-from vendorgen.review.annotations import behaviour
+from vendorgen.review.annotations import behaviour, read_only_tools
+from vendorgen.review.texts import Text
 from vendorgen.sources import mcp_auth, mcp_offers, pins
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options, seconds_from_env
 from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, server_label
@@ -34,6 +35,9 @@ from vendorgen.sources.portable import Problem, credential_problems, stdio_probl
 from vendorgen.text import limits, schema
 from vendorgen.text.literals import escape_text
 from vendorgen.waits import NO_WAITS, Waits
+
+if TYPE_CHECKING:
+    from vendorgen.project.config import Config
 
 TRANSPORTS = ("stdio", "streamable-http", "sse")
 
@@ -328,6 +332,40 @@ def _description(raw: Mapping[str, Any], mcp_name: str, server_name: str) -> tup
     return f"The {mcp_name} tool{where}.", False
 
 
+# ---------------------------------------------------------------------------
+# what a model reads, and what the tools say they may do (vendorgen review)
+# ---------------------------------------------------------------------------
+
+
+def _listed(module: ModuleSpec, snapshot: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(vendored tool name, the tool as the server listed it) for each tool of `module`, from its snapshot."""
+    names = {tool.endpoint: tool.name for tool in module.tools}
+    tools = snapshot.get("tools")
+    for raw in tools if isinstance(tools, list) else ():
+        if isinstance(raw, Mapping) and isinstance(raw.get("name"), str) and raw["name"] in names:
+            yield names[raw["name"]], raw
+
+
+def read_texts(module: ModuleSpec, snapshot: Mapping[str, Any]) -> list[Text]:
+    """An MCP tool's `title` and `annotations.title`: clients show them, and some pass them to the model."""
+    texts = []
+    for tool, raw in _listed(module, snapshot):
+        annotations = raw["annotations"] if isinstance(raw.get("annotations"), Mapping) else {}
+        for field, value in (("title", raw.get("title")), ("annotations.title", annotations.get("title"))):
+            if isinstance(value, str) and value:
+                texts.append(Text(tool, field, value))
+    return texts
+
+
+def tool_annotations(module: ModuleSpec, snapshot: Mapping[str, Any]) -> dict[str, Mapping[str, Any] | None]:
+    """{tool name: its MCP annotations, None where the server gave none}."""
+    found: dict[str, Mapping[str, Any] | None] = {tool.name: None for tool in module.tools}
+    for tool, raw in _listed(module, snapshot):
+        annotations = raw.get("annotations")
+        found[tool] = annotations if isinstance(annotations, Mapping) else None
+    return found
+
+
 class MCPSource(Source):
     """MCP servers (streamable-http, legacy SSE, stdio): one module per server.
 
@@ -381,6 +419,30 @@ class MCPSource(Source):
         tools = {raw["name"]: (raw.get("description"), raw.get("inputSchema"), raw.get("annotations"),
                                raw.get("outputSchema")) for raw in snapshot["tools"]}  # fmt: skip
         return {**tools, **mcp_offers.served_definitions(snapshot)}
+
+    def project_options(self, config: Config) -> dict[str, Any]:
+        return {"resources": config.mcp_resources, "prompts": config.mcp_prompts}
+
+    def added_notes(self, module: ModuleSpec, snapshot: dict[str, Any]) -> list[str]:
+        return mcp_auth.authorization_note(module.name, snapshot)
+
+    def read_texts(self, module: ModuleSpec, snapshot: dict[str, Any]) -> list[Text]:
+        return read_texts(module, snapshot)
+
+    def tool_annotations(self, module: ModuleSpec, snapshot: dict[str, Any]) -> dict[str, Mapping[str, Any] | None]:
+        return tool_annotations(module, snapshot)
+
+    def secrets(self, snapshot: dict[str, Any]) -> list[str]:
+        return mcp_auth.secrets(snapshot)
+
+    def log_in(self, name: str, snapshot: dict[str, Any]) -> str:
+        return mcp_auth.log_in(name, snapshot, seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT))
+
+    def log_out(self, name: str, snapshot: dict[str, Any]) -> str:
+        return mcp_auth.log_out(name, snapshot)
+
+    def served_read_only(self, snapshot: dict[str, Any]) -> set[str]:
+        return read_only_tools(snapshot)
 
     def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
         server = snapshot.get("server") or {}
