@@ -122,11 +122,12 @@ def _check_runtime_files(source: Source) -> None:
     missing = [name for name in source.runtime_files if not (directory / name).is_file()]
     imported = {name.rpartition(".")[0] for name in source.allowed_imports if is_runtime_import(name)}
     unshipped = sorted(imported - {module_of(name) for name in (RUNTIME_FILE, *source.runtime_files)})
-    if missing or unshipped:
+    problems = [f"{', '.join(missing)} not there as a file"] if missing else []
+    problems += [f"its allowed_imports name {', '.join(unshipped)}, which it does not ship"] if unshipped else []
+    if problems:
         raise UsageError(
-            f"the source {source.kind!r} declares runtime_files {list(source.runtime_files)} in {directory}:"
-            + (f" {', '.join(missing)} not there as a file;" if missing else "")
-            + (f" its allowed_imports name {', '.join(unshipped)}, which it does not ship" if unshipped else "")
+            f"the source {source.kind!r} declares runtime_files {list(source.runtime_files)} in {directory}: "
+            + "; ".join(problems)
         )
 
 
