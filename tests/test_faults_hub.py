@@ -16,7 +16,7 @@ TIMEOUT = {"VENDORGEN_HUB_TIMEOUT": "2"}
 # A download comes after good answers (the Space's info), which must arrive within the time-out
 # however loaded the machine: for a broken download, a time-out only its fault reaches (2 s raced
 # the load). A broken Space info is the first answer: a short time-out races nothing there.
-AFTER_GOOD_ANSWERS = {"VENDORGEN_HUB_TIMEOUT": "20"}
+AFTER_GOOD_ANSWERS = {"VENDORGEN_HUB_TIMEOUT": "10"}
 UNREACHABLE = "http://255.255.255.255:9"  # the kernel refuses the route at once: no packet leaves the machine
 SPACE_INFO, DOWNLOAD = r"^/api/spaces/", r"/resolve/"
 
@@ -30,7 +30,7 @@ CASES = {
     (DOWNLOAD, "cut"): "peer closed connection without sending complete message body",  # tool.py cut short
     # One byte a second: no read times out, the total deadline of the request does.
     (SPACE_INFO, "trickle"): f"for Space {SPACE} within 2 s (set VENDORGEN_HUB_TIMEOUT to wait longer)",
-    (DOWNLOAD, "trickle"): f"for tool.py of {SPACE} within 20 s (set VENDORGEN_HUB_TIMEOUT to wait longer)",
+    (DOWNLOAD, "trickle"): f"for tool.py of {SPACE} within 10 s (set VENDORGEN_HUB_TIMEOUT to wait longer)",
 }
 
 

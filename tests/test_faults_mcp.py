@@ -19,7 +19,7 @@ from tests.servers import free_port, server_process
 # machine: a time-out only a hang reaches (2 s raced the load). Where nothing ever answers, a short
 # one races nothing and keeps the case quick. The subprocess time-out of project.run bounds the
 # whole command (a hang that is not cut would fail the test).
-ONLY_A_HANG_REACHES = {"VENDORGEN_MCP_TIMEOUT": "20"}
+ONLY_A_HANG_REACHES = {"VENDORGEN_MCP_TIMEOUT": "10"}
 NOTHING_ANSWERS = {"VENDORGEN_MCP_TIMEOUT": "2"}
 PYTHONPATH = {"PYTHONPATH": str(REPO)}
 FAULTY_HTTP = str(REPO / "tests" / "servers" / "faulty_http.py")

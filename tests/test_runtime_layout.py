@@ -19,7 +19,8 @@ import pytest
 from tests.conftest import REPO, Project
 from vendorgen.package import files
 from vendorgen.project.config import GENERATOR
-from vendorgen.project.paths import RUNTIME_FILES
+
+RUNTIME_FILES = tuple(files.runtime_files())  # the core, then each built-in kind's
 
 TURN_1 = REPO / "tests" / "data" / "layout_0_1"  # generated_example/ before the runtime module
 TURN_2 = REPO / "tests" / "data" / "layout_0_2"  # generated_example/ with one runtime module for every kind

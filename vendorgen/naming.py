@@ -50,10 +50,10 @@ def module_level_names() -> frozenset[str]:
     """What a tool class must not take: the names above, and the run-time files' public ones, beside which
     `push` inlines the class into a tool.py."""
     from vendorgen.package import (
-        files,  # upward (pyproject.toml's ignore_imports): the shipped files' catalogue sits in package/
+        builtin_files,  # upward (pyproject.toml's ignore_imports): the shipped files' catalogue sits in package/
     )
 
-    return _TEMPLATES_OWN | files.public_names()
+    return _TEMPLATES_OWN | builtin_files.public_names()
 
 
 # Names no generated module has a reason to touch: the gate refuses a module that uses one, so a

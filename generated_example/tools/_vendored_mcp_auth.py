@@ -315,22 +315,25 @@ def _provider(server: Mapping[str, Any], authorize: str | None, login_hint: str)
             refreshing it first: the server's clock may end it earlier (latency, rounding), and the SDK
             would go straight to asking a person again."""
             flow = super().async_auth_flow(request)
-            sent = await flow.__anext__()
-            refreshed = False
-            while True:
-                response = yield sent
-                if (sent is request and response.status_code == 401 and not refreshed
-                        and "Authorization" in request.headers and self.context.can_refresh_token()):  # fmt: skip
-                    refreshed = True
-                    await flow.aclose()
-                    self.context.token_expiry_time = 1.0  # expired: the next flow refreshes before it sends
-                    flow = super().async_auth_flow(request)
-                    sent = await flow.__anext__()
-                    continue
-                try:
-                    sent = await flow.asend(response)
-                except StopAsyncIteration:
-                    return
+            try:  # the SDK's flow holds a lock: it is closed here, in this task, however this one ends
+                sent = await flow.__anext__()
+                refreshed = False
+                while True:
+                    response = yield sent
+                    if (sent is request and response.status_code == 401 and not refreshed
+                            and "Authorization" in request.headers and self.context.can_refresh_token()):  # fmt: skip
+                        refreshed = True
+                        await flow.aclose()
+                        self.context.token_expiry_time = 1.0  # expired: the next flow refreshes before it sends
+                        flow = super().async_auth_flow(request)
+                        sent = await flow.__anext__()
+                        continue
+                    try:
+                        sent = await flow.asend(response)
+                    except StopAsyncIteration:
+                        return
+            finally:
+                await flow.aclose()
 
     provider = Provider(str(server["url"]), metadata, storage, **keywords)
     provider.approval = approval

@@ -4,7 +4,8 @@
 `{"prefix": "echo: ", "tools": {"shout": "Shouts the text back."}}` and vendors one module
 with a tool per entry, each returning its text after the prefix. It is registered through the
 entry-point group `vendorgen.sources` (tests/test_source_plugin.py installs the entry point)
-and changes no other file: its template sits beside it.
+and changes no other file: its template and its run-time file `_vendored_echo.py` (which the
+generated code imports, and vendorgen copies beside it) sit beside it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ class EchoSource(Source):
     options = frozenset({"name"})
     template = "echo.py.j2"
     template_dir = Path(__file__).resolve().parent
-    allowed_imports = frozenset({"__future__.annotations", "typing.Any", "smolagents.Tool"})
+    allowed_imports = frozenset({"__future__.annotations", "typing.Any", "smolagents.Tool", "._vendored_echo.echoed"})
+    runtime_files = ("_vendored_echo.py",)
+    runtime_dir = Path(__file__).resolve().parent
     requirements = ("smolagents",)
 
     def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:

@@ -26,9 +26,10 @@ from vendorgen import __version__
 from vendorgen.errors import GateError, VendorgenError
 from vendorgen.generate import pipeline
 from vendorgen.package import files
-from vendorgen.project.paths import RUNTIME_FILES
 from vendorgen.project.workspace import Workspace
 from vendorgen.text import schema as schema_walk
+
+RUNTIME_FILES = tuple(files.runtime_files())  # the core, then each built-in kind's
 
 # Every hostile property test runs under these settings: hypothesis' default 100 examples in CI
 # (each example vendors, formats and gates a module); the search at size is bench/bench_hostile.py,

@@ -19,7 +19,8 @@ from vendorgen.package import files
 from vendorgen.package.inline import inline
 from vendorgen.package.shipped import _vendored_gradio as gradio
 from vendorgen.package.shipped import _vendored_mcp as mcp
-from vendorgen.project.paths import RUNTIME_FILES
+
+RUNTIME_FILES = tuple(files.runtime_files())  # the core, then each built-in kind's
 
 
 @pytest.mark.parametrize("name", RUNTIME_FILES)
@@ -145,15 +146,24 @@ def test_push_inlines_only_what_the_tool_uses() -> None:
     assert classes[-1].__mro__[1].__name__ == "SpaceTool"  # the base is kept, only its name is deleted
 
 
-@pytest.mark.parametrize("source", [source for source in sources.registered() if source.package_files], ids=lambda source: source.kind)
+@pytest.mark.parametrize("source", [source for source in sources.registered() if files.needed_by(source)], ids=lambda source: source.kind)
 def test_a_kinds_run_time_files_define_each_name_once(source: Any) -> None:
     """`push` inlines a kind's run-time files into one tool.py: a name two of them define would be the last one's."""
     defined: dict[str, str] = {}
-    for name in source.package_files:
+    for name in files.needed_by(source):
         for node in ast.parse(files.text(name)).body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 assert node.name not in defined, f"{node.name} is defined in {defined[node.name]} and in {name}"
                 defined[node.name] = name
+
+
+def test_the_shipped_directory_holds_the_built_in_kinds_run_time_files() -> None:
+    """`naming` reads vendorgen's own run-time files from the directory (it cannot ask the registry, whose kinds import
+    it): besides the server's and the catalog's files, the directory holds exactly the core and the built-in kinds'."""
+    from vendorgen.package import builtin_files
+
+    built_in = {name for name, path in files.runtime_files().items() if path.parent == builtin_files.SHIPPED}
+    assert builtin_files.runtime_file_names() == built_in == set(RUNTIME_FILES)
 
 
 def test_call_tool_refuses_what_the_tool_does_not_take_before_calling_it() -> None:

@@ -16,7 +16,6 @@ from vendorgen.cli.output import _echo, _json_mode, _note, _Output, _progress, _
 from vendorgen.errors import VendorgenError
 from vendorgen.project import requirements as runtime
 from vendorgen.project.paths import LOCK_NAME, ROOT_MARKERS
-from vendorgen.text.literals import escape_text
 
 if TYPE_CHECKING:
     from vendorgen.generate.pipeline import Added, Generated
@@ -180,9 +179,8 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
         options[field] = tuple(options[field])
     workspace = _workspace(need_lock=False)
     new_project = not any((workspace.root / marker).exists() for marker in ROOT_MARKERS)
-    if found.kind == "mcp":  # the project's defaults (recorded in the snapshot's options, as if given)
-        options["resources"] = options["resources"] or workspace.config.mcp_resources
-        options["prompts"] = options["prompts"] or workspace.config.mcp_prompts
+    for field, value in found.project_options(workspace.config).items():  # recorded in the snapshot, as if given
+        options[field] = options[field] or value
     added = pipeline.add(workspace, source, AddOptions(**options), out_dir, dry_run,
                          progress=lambda uris: _progress(uris, "vendoring"))  # fmt: skip
     out = workspace.inside(Path(out_dir or workspace.config.output_dir), "output directory")
@@ -202,8 +200,8 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
                 _say(item.code, nl=False)
             else:
                 _say(f"wrote {path} ({_classes(item)})")
-            if authorization := _authorization_text(item):
-                _note(authorization)
+            for note in item.source.added_notes(item.module, item.snapshot):
+                _note(note)
             if withheld := _withheld_text(item):
                 _note(f"{item.module.name} leaves out what {item.module.source} lists: {withheld}")
             _print_review(item, path)
@@ -216,17 +214,6 @@ def add(source: str, out_dir: str | None, dry_run: bool, as_json: bool, python: 
         if added.generated and not dry_run:
             _print_runtime_check(workspace, [item.module.requirements for item in added.generated])
     _raise_failures(added)
-
-
-def _authorization_text(item: Generated) -> str:
-    """Which authorization server the module's OAuth token came from, for the user to see at `add`."""
-    server = item.snapshot.get("server") if item.snapshot.get("kind") == "mcp" else None
-    oauth = server.get("oauth") if isinstance(server, dict) else None
-    if not isinstance(oauth, dict) or "authorization_server" not in oauth:
-        return ""
-    scopes = f" for the scopes {escape_text(str(oauth.get('scopes')))}" if oauth.get("scopes") else ""
-    return (f"{item.module.name} authorizes with OAuth at {escape_text(str(oauth['authorization_server']))}{scopes};"
-            " the token is in your token store, not in the project")  # fmt: skip
 
 
 def _say_new_project(workspace: Any) -> None:

@@ -22,7 +22,7 @@ from vendorgen.errors import GateError
 from vendorgen.model import ANNOTATIONS, NO_DEFAULT, ModuleSpec, ToolSpec
 from vendorgen.naming import FORBIDDEN_NAMES
 from vendorgen.package import files
-from vendorgen.project.paths import RUNTIME_FILES, is_runtime_import
+from vendorgen.project.paths import is_runtime_import
 from vendorgen.text.formatter import DEFAULT_LINE_LENGTH, without_gc
 from vendorgen.text.pysource import check_as_written
 
@@ -39,7 +39,7 @@ _LAYOUT = (cst.BaseParenthesizableWhitespace, cst.TrailingWhitespace, cst.EmptyL
 def check_runtime(text: str, path: str) -> None:
     """A run-time file is accepted by its known hash, never by its shape: it is vendorgen's own file."""
     name = PurePosixPath(path).name
-    if name not in RUNTIME_FILES or hashlib.sha256(text.encode("utf-8")).hexdigest() != files.sha256(name):
+    if name not in files.runtime_files() or hashlib.sha256(text.encode("utf-8")).hexdigest() != files.sha256(name):
         raise GateError(f"{path} is not the run-time file this vendorgen ships (its installation was changed?)")
 
 

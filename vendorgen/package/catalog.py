@@ -21,14 +21,16 @@ from typing import Any
 from vendorgen import __version__
 from vendorgen.errors import UsageError
 from vendorgen.package import derived, files
+from vendorgen.package.builtin_files import CATALOG_LOGIC
 from vendorgen.package.shipped._vendored_catalog import index_entry
 from vendorgen.project.paths import CATALOG_FILE
 from vendorgen.project.workspace import LockEntry, Workspace
+from vendorgen.sources.base import SHIPPED
 
 FILE_NAME = CATALOG_FILE
 MODULE = FILE_NAME.removesuffix(".py")
 COMMAND = "vendorgen catalog"
-_SHIPPED = files.SHIPPED / "_vendored_catalog.py"
+_SHIPPED = SHIPPED / CATALOG_LOGIC
 _HEADER = """\
 # The catalog of the tools vendorgen vendored into this directory: from .{module} import catalog_tools
 # Written by vendorgen {version}; `vendorgen catalog` writes it, add, update and remove keep it in step with the lock.

@@ -1,7 +1,7 @@
 """The copies of the run-time files the lock owns: which ones are needed, and what add, check, update and remove do to them.
 
-Each output directory gets one copy of each run-time file its modules' sources name in
-`Source.package_files` (vendorgen.package.files). Like a vendored module, a copy is compared
+Each output directory gets one copy of each run-time file its modules' kinds ship
+(`Source.runtime_files`, with the core: vendorgen.package.files). Like a vendored module, a copy is compared
 by hash, replaced when vendorgen's changes, merged three ways when edited (across files when
 its code moved to another file: vendorgen.package.moved), and deleted with the last module
 that needs it.
@@ -23,17 +23,7 @@ from vendorgen.package.serve import server_module
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry, RuntimeEntry
-from vendorgen.project.paths import (
-    CATALOG_FILE,
-    CONTENT_FILE,
-    HANDLERS_FILE,
-    PINS_FILE,
-    RUNTIME_FILE,
-    RUNTIME_FILES,
-    SERVER_FILE,
-    SERVER_OFFERS_FILE,
-    TRANSPORT_FILE,
-)
+from vendorgen.project.paths import CATALOG_FILE, RUNTIME_FILE, SERVER_FILE, SERVER_FILES
 from vendorgen.project.workspace import Workspace
 
 
@@ -54,7 +44,7 @@ def needed_paths(entries: Iterable[LockEntry], locked: Iterable[str] = ()) -> di
     needed = {
         files.path_beside(entry.path, name): name
         for entry in entries
-        for name in sources.load(entry.kind).package_files
+        for name in files.needed_by(sources.load(entry.kind))
     }
     directories = {PurePosixPath(entry.path).parent for entry in entries}
     for path in locked:
@@ -145,6 +135,7 @@ def _check_imports(
     module's own update. A module that cannot be read is left to `check`.
     """
     stale = []
+    shipped = files.runtime_files()
     for entry in entries:
         text = pending[entry.path] if entry.path in pending else _read(workspace, entry.path)
         try:
@@ -155,7 +146,7 @@ def _check_imports(
             if not (isinstance(node, ast.ImportFrom) and node.level == 1 and node.module):
                 continue
             name = f"{node.module}.py"
-            if name not in RUNTIME_FILES:
+            if name not in shipped:
                 continue
             beside = files.path_beside(entry.path, name)
             defined = files.defined_at_top(name) if beside in needed else frozenset()
@@ -240,14 +231,10 @@ def _follow(
                 changes.entries.append(RuntimeEntry(path, sha256_text(shipped), GENERATOR))
 
 
-# The package files rewritten from the modules beside them: what builds each.
+# The package files rewritten from the modules beside them: what builds each (the server's parts are shipped with
+# the server module, as they are).
 DERIVED_FILES: dict[str, Callable[..., Any]] = {
-    SERVER_FILE: server_module,
-    TRANSPORT_FILE: server_module,  # shipped with the server module, as it is
-    HANDLERS_FILE: server_module,  # the same
-    CONTENT_FILE: server_module,
-    PINS_FILE: server_module,
-    SERVER_OFFERS_FILE: server_module,
+    **dict.fromkeys(SERVER_FILES, server_module),
     CATALOG_FILE: catalog_module,
 }
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from vendorgen.package import files
-from vendorgen.project.paths import RUNTIME_FILES, module_of
+from vendorgen.package.builtin_files import defined_names
 
 _BLOCK_NOTE = "# From the vendored run time (vendorgen), inlined so that this file stands alone.\n"
 _BASES_NOTE = (
@@ -29,12 +29,12 @@ def inline(module_code: str) -> str:
     imported = [node for node in module_tree.body if isinstance(node, ast.ImportFrom) and _is_runtime_import(node)]
     if not imported:
         return module_code
-    statements = [(file, node) for file in RUNTIME_FILES for node in ast.parse(files.text(file)).body]
+    statements = [(file, node) for file in files.runtime_files() for node in ast.parse(files.text(file)).body]
     definitions = {
         name: node
         for _, node in statements
         if not isinstance(node, (ast.Import, ast.ImportFrom))
-        for name in files.defined_names(node)
+        for name in defined_names(node)
     }
     wanted = [alias.name for node in imported for alias in node.names]
     needed: set[int] = set()
@@ -54,7 +54,7 @@ def inline(module_code: str) -> str:
         if isinstance(node, ast.ImportFrom) and (node.module == "__future__" or node.level):
             continue  # the module has __future__ on top (only allowed there); the run time's own imports are copied
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            new = set(files.defined_names(node)) & used - imports_made  # only imports the copied code uses, once
+            new = set(defined_names(node)) & used - imports_made  # only imports the copied code uses, once
             keep = bool(new)
             imports_made |= new
         else:
@@ -72,7 +72,7 @@ def inline(module_code: str) -> str:
 
 
 def _is_runtime_import(node: ast.ImportFrom) -> bool:
-    return node.level == 1 and f".{node.module}" in {module_of(file) for file in RUNTIME_FILES}
+    return node.level == 1 and f"{node.module}.py" in files.runtime_files()
 
 
 def _source(text: str, node: ast.stmt) -> str:

@@ -13,7 +13,7 @@ import ast
 
 from vendorgen.errors import VendorgenError
 from vendorgen.package import files
-from vendorgen.project.paths import RUNTIME_FILES
+from vendorgen.package.builtin_files import defined_names
 
 Chunks = dict[str, str]  # key (the names a statement defines, else its text) -> its lines, comments above included
 
@@ -26,7 +26,7 @@ def chunks(text: str) -> Chunks:
     for node in ast.parse(text).body:
         end = node.end_lineno or node.lineno
         piece = "".join(lines[start:end])
-        found.setdefault(",".join(files.defined_names(node)) or piece, piece)
+        found.setdefault(",".join(defined_names(node)) or piece, piece)
         start = end
     found[""] = "".join(lines[start:])  # what follows the last statement
     return found
@@ -35,7 +35,7 @@ def chunks(text: str) -> Chunks:
 def moved_away(base: str, name: str) -> bool:
     """`base`, the run-time file `name` as an older vendorgen wrote it, defines what this one ships in another file."""
     here = set(chunks(files.text(name)))
-    return any(set(chunks(files.text(other))) & (set(chunks(base)) - here - {""}) for other in RUNTIME_FILES)
+    return any(set(chunks(files.text(other))) & (set(chunks(base)) - here - {""}) for other in files.runtime_files())
 
 
 def carry(path: str, base: str, ours: str, targets: dict[str, str]) -> dict[str, tuple[str, str]]:

@@ -27,7 +27,7 @@ from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry, RuntimeEntry
 from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, SERVER_FILES
 from vendorgen.project.workspace import Workspace
-from vendorgen.review.annotations import read_only_tools
+from vendorgen.sources.base import SHIPPED
 from vendorgen.text.literals import escape_text
 
 FILE_NAME = SERVER_FILE
@@ -54,7 +54,7 @@ class ServerModule:
     def files(self) -> dict[str, str]:
         """What serving writes (root-relative path -> text): the module, and its parts as shipped (transport,
         content, the serving of resources and prompts)."""
-        shipped = {files.path_beside(self.path, name): (files.SHIPPED / name).read_text(encoding="utf-8")
+        shipped = {files.path_beside(self.path, name): (SHIPPED / name).read_text(encoding="utf-8")
                    for name in SERVER_FILES if name != FILE_NAME}  # fmt: skip
         return {self.path: self.text, **shipped}
 
@@ -90,7 +90,7 @@ def server_module(
             snapshot = json.loads(pending[entry.schema]) if pending and entry.schema in pending else None
             snapshot = snapshot or workspace.read_snapshot(entry)
             definitions = source.served_definitions(snapshot)
-            pinned_read_only = read_only_tools(snapshot)
+            pinned_read_only = source.served_read_only(snapshot)
             for _, name, remote_name in found:
                 pins[name] = definition_hashes(*definitions[remote_name])
                 if remote_name in pinned_read_only:

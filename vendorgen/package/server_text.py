@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from vendorgen.package.files import SHIPPED
 from vendorgen.project.paths import SERVER_FILE
+from vendorgen.sources.base import SHIPPED
 
 _SHIPPED = SHIPPED / SERVER_FILE
 _TAIL_MARK = "# -- What this project serves"

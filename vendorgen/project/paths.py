@@ -7,7 +7,9 @@ every file vendorgen writes, replaces or deletes is one of its own state files
 `<dir>/<name>.py` and `.vendorgen/schemas/<name>.json`, where the name is a
 bounded Python identifier and `<dir>` lies inside the project, outside hidden
 directories (`.git`, `.venv`, `.vendorgen`) and installed packages, or one of the
-fixed PACKAGE_FILES beside such a module (`package_file`).
+package files beside such a module (`package_file`): the catalog, or a plain module name in vendorgen's
+namespace `_vendored_<name>.py` (the run-time files the registered kinds ship and the server's files;
+vendorgen.package.files knows which of those this vendorgen writes).
 
 `Project.reach` walks such a path from the root one component at a time with
 lstat: a symbolic link anywhere on the way is refused, never followed, so a
@@ -30,19 +32,12 @@ SCHEMAS_DIR = f"{STATE_DIR}/schemas"
 JOURNAL_NAME = f"{STATE_DIR}/journal.json"
 # The first line of every file vendorgen generates; it replaces or deletes only files that start so.
 VENDORED_HEADER = "# Vendored by vendorgen"
-# The run time the generated modules of one directory share, copied from vendorgen/package/shipped/:
-# the core every kind's part imports, and one part per source kind (each Source names those it needs).
+# The core of the run time the generated modules of one directory share, copied from vendorgen/package/shipped/;
+# each source kind ships its own part beside it (`Source.runtime_files`, vendorgen.package.files).
 RUNTIME_FILE = "_vendored_runtime.py"
-GRADIO_FILE = "_vendored_gradio.py"
-MCP_FILE = "_vendored_mcp.py"
-# What MCP resources, resource templates and prompts add to MCP_FILE.
-MCP_OFFERS_FILE = "_vendored_mcp_offers.py"
-MCP_TRANSPORT_FILE = "_vendored_mcp_transport.py"
-MCP_AUTH_FILE = "_vendored_mcp_auth.py"  # how MCP tools authenticate over HTTP (headers, OAuth)
-MCP_CALLS_FILE = "_vendored_mcp_calls.py"  # the MCP part's calls over the SDK, and what a server sends besides answers
-LANGCHAIN_FILE = "_vendored_langchain.py"
-RUNTIME_FILES = (RUNTIME_FILE, GRADIO_FILE, MCP_TRANSPORT_FILE, MCP_AUTH_FILE, MCP_CALLS_FILE, MCP_FILE, MCP_OFFERS_FILE,
-                 LANGCHAIN_FILE)  # fmt: skip
+# Every file vendorgen copies into an output package but the catalog is named so: a plain module name in a
+# namespace of its own, which no vendored module's name may take (`check_module_name`).
+PACKAGE_PREFIX = "_vendored_"
 # The MCP server of the tools of one directory, and how it meets its clients (vendorgen/package/serve.py
 # writes both).
 SERVER_FILE = "_vendored_server.py"
@@ -60,13 +55,11 @@ SERVER_OFFERS_FILE = "_vendored_server_offers.py"
 SERVER_FILES = (SERVER_FILE, TRANSPORT_FILE, HANDLERS_FILE, CONTENT_FILE, PINS_FILE, SERVER_OFFERS_FILE)
 # The catalog of the tools of one directory, for agents with many tools (vendorgen/package/catalog.py writes it).
 CATALOG_FILE = "catalog.py"
-# The files of an output package that are not modules of their own: the lock's `[[runtime]]` entries.
-PACKAGE_FILES = (*RUNTIME_FILES, *SERVER_FILES, CATALOG_FILE)
-
 # A module name is a file name: bounded so that `.<name>.py.vendorgen-new` stays far below the
 # 255 bytes file systems allow for one name.
 MAX_NAME_LENGTH = 100
 _MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+_PACKAGE_FILE_NAME = re.compile(rf"{PACKAGE_PREFIX}[A-Za-z0-9_]+\.py", re.ASCII)
 # Directories whose Python files the interpreter or an installer owns (`.venv` is hidden anyway).
 _PACKAGE_DIRS = frozenset({"site-packages", "dist-packages", "__pycache__"})
 
@@ -77,8 +70,15 @@ def module_of(name: str) -> str:
 
 
 def is_runtime_import(name: str) -> bool:
-    """`name` (as the gate spells an import, `._vendored_gradio.SpaceTool`) is a name of a run-time file."""
-    return name.rpartition(".")[0] in {module_of(file) for file in RUNTIME_FILES}
+    """`name` (as the gate spells an import, `._vendored_gradio.SpaceTool`) is a name of a package file."""
+    module = name.rpartition(".")[0]
+    return module.startswith(".") and is_package_file_name(module[1:] + ".py")
+
+
+def is_package_file_name(name: str) -> bool:
+    """`name` may be a package file's (the lock's `[[runtime]]`): the catalog, or a plain module name
+    `_vendored_<letters, digits, _>.py` of bounded length (a kind's run-time file, the server's)."""
+    return name == CATALOG_FILE or (len(name) <= MAX_NAME_LENGTH and _PACKAGE_FILE_NAME.fullmatch(name) is not None)
 
 
 def check_module_name(name: str) -> None:
@@ -90,6 +90,8 @@ def check_module_name(name: str) -> None:
         )
     if not _MODULE_NAME.fullmatch(name) or (name.startswith("__") and name.endswith("__")):
         raise UsageError(f"{name!r} is not a module name vendorgen writes (an ASCII Python identifier, not a dunder)")
+    if name.startswith(PACKAGE_PREFIX):  # the package files' namespace: a module there could take one's place
+        raise UsageError(f"{name!r} is not a module name vendorgen writes: {PACKAGE_PREFIX}* names its package files")
 
 
 def snapshot_path(name: str) -> str:
@@ -110,11 +112,15 @@ def module_files(name: str, path: str, schema: str) -> tuple[str, str]:
 
 
 def package_file(path: str, module_paths: list[str]) -> str:
-    """A package file's path, refused unless it is one of PACKAGE_FILES beside a vendored module
-    (whose directory `module_files` has already checked)."""
+    """A package file's path, refused unless its name is a package file's (`is_package_file_name`) and it lies
+    beside a vendored module (whose directory `module_files` has already checked)."""
     parts = relative_parts(path)
-    if parts[-1] not in PACKAGE_FILES or not any(relative_parts(module)[:-1] == parts[:-1] for module in module_paths):
-        raise UsageError(f"package file {path!r} is not one of {', '.join(PACKAGE_FILES)} beside a vendored module")
+    if not is_package_file_name(parts[-1]) or not any(
+        relative_parts(module)[:-1] == parts[:-1] for module in module_paths
+    ):
+        raise UsageError(
+            f"package file {path!r} is not {CATALOG_FILE} or a {PACKAGE_PREFIX}<name>.py beside a vendored module"
+        )
     return path
 
 

@@ -36,7 +36,6 @@ from vendorgen.generate import pipeline
 from vendorgen.generate.render import render_file
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, ToolSpec
 from vendorgen.package.inline import inline
-from vendorgen.package.shipped._vendored_mcp_auth import variables
 from vendorgen.project import interpreter as project_python
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.interpreter import Interpreter
@@ -124,7 +123,7 @@ def build_folder(workspace: Workspace, reference: str, repo_id: str, tool_name: 
         schema_sha256=generated.schema_sha256,
         gradio_version=sdk.get(_SDK_PROVIDED),
         vendorgen_version=__version__,
-        secrets=_secrets(generated.snapshot),
+        secrets=generated.source.secrets(generated.snapshot),
     )
     app_py = render_file("push/app.py.j2", templates, **_app_context(module.tools[0]))
     pins = render_file("push/requirements.txt.j2", templates, requirements=requirements(tool_py, module.requirements, interpreter))
@@ -288,12 +287,6 @@ def _demo_input(spec: InputSpec) -> DemoInput:
     if widget == "checkbox":
         return DemoInput(spec, widget, bool(default))
     return DemoInput(spec, widget, default)
-
-
-def _secrets(snapshot: dict[str, Any]) -> list[str]:
-    """The environment variables the tool reads for its MCP server's credentials (to set as the Space's secrets)."""
-    server = snapshot.get("server") if snapshot.get("kind") == "mcp" else None
-    return variables(server) if isinstance(server, dict) and server.get("transport") != "stdio" else []
 
 
 def local_edits(workspace: Workspace, entry: LockEntry, repo_id: str) -> str:

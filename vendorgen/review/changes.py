@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from vendorgen import sources
 from vendorgen.model import ModuleSpec, ToolSpec
 from vendorgen.review import Flag, severity_rank
 from vendorgen.review.annotations import HINTS, Behaviour, behaviour
 from vendorgen.review.rules import builtin
 from vendorgen.review.scan import ALONE, scan, visible
-from vendorgen.review.texts import module_texts, tool_annotations
+from vendorgen.review.texts import module_texts
 
 MAX_SHOWN = 160
 
@@ -25,7 +26,8 @@ def review_changes(
     old: ModuleSpec, old_snapshot: Mapping[str, Any], new: ModuleSpec, new_snapshot: Mapping[str, Any]
 ) -> list[str]:
     lines: list[str] = []
-    old_annotations, new_annotations = tool_annotations(old, old_snapshot), tool_annotations(new, new_snapshot)
+    old_annotations = sources.load(old.kind).tool_annotations(old, dict(old_snapshot))
+    new_annotations = sources.load(new.kind).tool_annotations(new, dict(new_snapshot))
     old_tools = {tool.endpoint: tool for tool in old.tools}
     for tool in new.tools:
         before = old_tools.get(tool.endpoint)
@@ -53,7 +55,9 @@ def new_flags(
 
 
 def _flags(module: ModuleSpec, snapshot: Mapping[str, Any]) -> list[Flag]:
-    return scan(module.name, module_texts(module, snapshot), tool_annotations(module, snapshot), builtin(), ALONE)
+    source = sources.load(module.kind)
+    texts = module_texts(module, snapshot, source)
+    return scan(module.name, texts, source.tool_annotations(module, dict(snapshot)), builtin(), ALONE)
 
 
 def _key(flag: Flag) -> tuple[str, str, str]:

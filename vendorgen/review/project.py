@@ -16,7 +16,7 @@ from vendorgen.errors import Excluded, VendorgenError
 from vendorgen.review import Flag
 from vendorgen.review.rules import RuleSet, project_rules
 from vendorgen.review.scan import ALONE, Context, scan
-from vendorgen.review.texts import module_texts, tool_annotations
+from vendorgen.review.texts import module_texts
 
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec
@@ -61,9 +61,10 @@ def module_flags(
     name: str, module: ModuleSpec, snapshot: Mapping[str, Any], rules: RuleSet, where: Context = ALONE
 ) -> list[Flag]:
     """The flags of one built module (`module`, as `Config.apply` left it) and the snapshot it came from."""
+    source = sources.load(module.kind)
     remote = {tool.name: tool.endpoint for tool in module.tools}
-    texts = module_texts(module, snapshot)
-    return scan(name, texts, tool_annotations(module, snapshot), rules, where, remote)
+    texts = module_texts(module, snapshot, source)
+    return scan(name, texts, source.tool_annotations(module, dict(snapshot)), rules, where, remote)
 
 
 def built(workspace: Workspace, snapshot: dict[str, Any]) -> ModuleSpec:

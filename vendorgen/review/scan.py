@@ -48,7 +48,7 @@ def scan(
     context: Context = ALONE,
     remote_names: Mapping[str, str] | None = None,
 ) -> list[Flag]:
-    """Every flag of one module: its texts (`module_texts`) and its tools' annotations (`tool_annotations`)."""
+    """Every flag of one module: its texts (`module_texts`) and its tools' annotations (`Source.tool_annotations`)."""
     texts = list(texts)
     remote_names = remote_names or {}
     found: list[Flag] = []

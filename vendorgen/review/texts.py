@@ -3,18 +3,21 @@
 Every kind gives the same part from its `ModuleSpec` (as `Config.apply` leaves it, so an override's
 description is what is read): each tool's description, its inputs' descriptions, enum values and
 defaults, the titles, descriptions and examples inside their schemas, the output schema's. A kind
-adds what its snapshot holds beside the spec (`EXTRAS`: an MCP tool's `title` and `annotations.title`),
+adds what its snapshot holds beside the spec (`Source.read_texts`: an MCP tool's `title` and `annotations.title`),
 and server-level fields any snapshot may hold (`SERVER_FIELDS`: an MCP server's `instructions`,
 prompts, resources) are read wherever they appear, so a new field plugs in with one name here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vendorgen.model import NO_DEFAULT, ModuleSpec, ToolSpec
+
+if TYPE_CHECKING:
+    from vendorgen.sources import Source
 
 PROSE = "prose"  # written to explain: descriptions, titles, instructions
 VALUE = "value"  # a value the model may pass or is shown: enum values, defaults, examples
@@ -37,14 +40,12 @@ _SCHEMA_PROSE = ("description", "title")
 _SCHEMA_VALUES = ("enum", "default", "examples", "const")
 
 
-def module_texts(module: ModuleSpec, snapshot: Mapping[str, Any]) -> list[Text]:
-    """Every model-read text of `module` (built from `snapshot`), tools in order, then the server's."""
+def module_texts(module: ModuleSpec, snapshot: Mapping[str, Any], source: Source) -> list[Text]:
+    """Every model-read text of `module` (built from `snapshot` by `source`), tools in order, then the server's."""
     texts: list[Text] = []
     for tool in module.tools:
         texts += tool_texts(tool)
-    extra = EXTRAS.get(module.kind)
-    if extra is not None:
-        texts += extra(module, snapshot)
+    texts += source.read_texts(module, dict(snapshot))
     for key in SERVER_FIELDS:
         if key in snapshot:
             texts += [Text("", path, text) for path, text in _strings(snapshot[key], f"server.{key}")]
@@ -112,37 +113,3 @@ def _strings(value: Any, path: str, depth: int = 0) -> Iterator[tuple[str, str]]
             where = f"{path}[{name!r}]" if isinstance(name, str) else f"{path}[{index}]"
             yield from _strings(item, where, depth + 1)
 
-
-# -- what a kind adds ------------------------------------------------------------------------------
-
-
-def _mcp_texts(module: ModuleSpec, snapshot: Mapping[str, Any]) -> list[Text]:
-    """An MCP tool's `title` and `annotations.title`: clients show them, and some pass them to the model."""
-    names = {tool.endpoint: tool.name for tool in module.tools}
-    texts = []
-    tools = snapshot.get("tools")
-    for raw in tools if isinstance(tools, list) else ():
-        if not isinstance(raw, Mapping) or raw.get("name") not in names:
-            continue
-        tool = names[raw["name"]]
-        annotations = raw["annotations"] if isinstance(raw.get("annotations"), Mapping) else {}
-        for field, value in (("title", raw.get("title")), ("annotations.title", annotations.get("title"))):
-            if isinstance(value, str) and value:
-                texts.append(Text(tool, field, value))
-    return texts
-
-
-EXTRAS: dict[str, Callable[[ModuleSpec, Mapping[str, Any]], list[Text]]] = {"mcp": _mcp_texts}
-
-
-def tool_annotations(module: ModuleSpec, snapshot: Mapping[str, Any]) -> dict[str, Mapping[str, Any] | None]:
-    """{tool name: its MCP annotations, None where the server gave none}; {} for kinds that have none."""
-    if module.kind != "mcp":
-        return {}
-    tools = snapshot.get("tools")
-    raw_tools = {raw.get("name"): raw for raw in (tools if isinstance(tools, list) else ()) if isinstance(raw, Mapping)}
-    found: dict[str, Mapping[str, Any] | None] = {}
-    for tool in module.tools:
-        annotations = raw_tools.get(tool.endpoint, {}).get("annotations")
-        found[tool.name] = annotations if isinstance(annotations, Mapping) else None
-    return found

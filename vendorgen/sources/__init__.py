@@ -44,7 +44,15 @@ import difflib
 import threading
 
 from vendorgen.errors import UsageError, VendorgenError
-from vendorgen.project.paths import RUNTIME_FILE, RUNTIME_FILES, is_runtime_import, module_of
+from vendorgen.project.paths import (
+    CATALOG_FILE,
+    PACKAGE_PREFIX,
+    RUNTIME_FILE,
+    SERVER_FILES,
+    is_package_file_name,
+    is_runtime_import,
+    module_of,
+)
 from vendorgen.sources.base import (
     COMMON_IMPORTS,
     OPTION_FIELDS,
@@ -83,7 +91,7 @@ def _add(source: Source | type[Source]) -> Source:
         source = source()
     if not isinstance(source, Source):
         raise TypeError(f"{source!r} is not a vendorgen.sources.Source")
-    _check_package_files(source)
+    _check_runtime_files(source)
     known = _registry.get(source.kind)
     if known is not None and type(known) is not type(source):
         raise UsageError(
@@ -93,16 +101,33 @@ def _add(source: Source | type[Source]) -> Source:
     return source
 
 
-def _check_package_files(source: Source) -> None:
-    """A source names only run-time files vendorgen ships, and every one its allowed imports come from."""
-    unknown = sorted(set(source.package_files) - set(RUNTIME_FILES))
-    imported = {name.rpartition(".")[0] for name in source.allowed_imports if is_runtime_import(name)}
-    missing = sorted(imported - {module_of(name) for name in source.package_files})
-    if unknown or missing or (source.package_files and RUNTIME_FILE not in source.package_files):
+def _check_runtime_files(source: Source) -> None:
+    """A kind's run-time files are plain module names of vendorgen's package-file namespace that no other file takes,
+    each a regular file where it says, and hold every run-time module its allowed imports name but the core's."""
+    reserved = {RUNTIME_FILE, CATALOG_FILE, *SERVER_FILES}  # the core's, the server's, the catalog's
+    shipped = {name: kind for kind in _registry.values() if kind.kind != source.kind for name in kind.runtime_files}
+    wrong = [
+        name
+        for name in source.runtime_files
+        if not is_package_file_name(name) or name in reserved or name in shipped or source.runtime_files.count(name) > 1
+    ]
+    if wrong:
         raise UsageError(
-            f"the source {source.kind!r} declares package_files {list(source.package_files)}: they must be among"
-            f" {', '.join(RUNTIME_FILES)}, hold {RUNTIME_FILE} with any other, and hold the files its allowed_imports"
-            f" come from ({', '.join(missing) or 'none missing'})"
+            f"the source {source.kind!r} ships {', '.join(map(repr, wrong))}: a run-time file is named"
+            f" {PACKAGE_PREFIX}<letters, digits, _>.py, once, and not {', '.join(sorted(reserved))}"
+            " or a file another kind ships"
+            + "".join(f" ({name}: {shipped[name].kind})" for name in wrong if name in shipped)
+        )
+    directory = source.runtime_directory()
+    missing = [name for name in source.runtime_files if not (directory / name).is_file()]
+    imported = {name.rpartition(".")[0] for name in source.allowed_imports if is_runtime_import(name)}
+    unshipped = sorted(imported - {module_of(name) for name in (RUNTIME_FILE, *source.runtime_files)})
+    problems = [f"{', '.join(missing)} not there as a file"] if missing else []
+    problems += [f"its allowed_imports name {', '.join(unshipped)}, which it does not ship"] if unshipped else []
+    if problems:
+        raise UsageError(
+            f"the source {source.kind!r} declares runtime_files {list(source.runtime_files)} in {directory}: "
+            + "; ".join(problems)
         )
 
 

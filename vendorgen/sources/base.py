@@ -20,8 +20,10 @@ from vendorgen.waits import NO_WAITS, Waits
 
 if TYPE_CHECKING:
     from vendorgen.model import ModuleSpec
+    from vendorgen.project.config import Config
     from vendorgen.project.interpreter import Interpreter
     from vendorgen.project.lockfile import LockEntry
+    from vendorgen.review.texts import Text
     from vendorgen.sources.portable import Problem
 
 # What every generated module may import, whatever its source.
@@ -29,6 +31,8 @@ COMMON_IMPORTS = frozenset(
     {"__future__.annotations", "typing.Any", "typing.Literal", "typing.NotRequired", "typing.TypedDict"}
 )
 TRUST_NOTE = "(needs --trust)"  # `help_note` of a kind that runs or installs code only with --trust
+# Where vendorgen's own run-time files sit (a kind's `runtime_dir` when None); vendorgen.package.files reads them.
+SHIPPED = Path(__file__).resolve().parent.parent / "package" / "shipped"
 
 
 @dataclass(frozen=True)
@@ -96,9 +100,13 @@ class Source:
     # What its generated code may import, as `module.name` (`._vendored_gradio.X` for a name of a
     # run-time file); the gate allows these and no others.
     allowed_imports: ClassVar[frozenset[str]] = frozenset()
-    # The run-time files (projectfiles.RUNTIME_FILES) its modules need beside them, the core
-    # `_vendored_runtime.py` included: written with the first such module, deleted with the last.
-    package_files: ClassVar[tuple[str, ...]] = ()
+    # The run-time files this kind ships, which its generated code imports (`._vendored_echo.X`): plain module names
+    # `_vendored_<name>.py`, in the order they import each other, read from `runtime_dir` (None: vendorgen's own,
+    # vendorgen/package/shipped/). Each is copied verbatim beside its modules with the core `_vendored_runtime.py`,
+    # which every run-time file may import: written with the first such module of a directory, owned by the lock by
+    # its sha256 (the gate accepts a copy only by it), deleted with the last (vendorgen.package.files).
+    runtime_files: ClassVar[tuple[str, ...]] = ()
+    runtime_dir: ClassVar[Path | None] = None
     # The annotations its templates give module constants and class attributes, by name, beside
     # `model.ANNOTATIONS`; the gate allows these and no others.
     annotations: ClassVar[Mapping[str, str]] = MappingProxyType({})
@@ -112,6 +120,10 @@ class Source:
     # Its modules are code their author wrote, vendored as it is under vendorgen's header rather than rendered
     # from its template: `push` publishes the vendored file itself.
     vendored_as_written: ClassVar[bool] = False
+
+    def runtime_directory(self) -> Path:
+        """Where its `runtime_files` are read from."""
+        return self.runtime_dir or SHIPPED
 
     def inspect(self, target: str, options: AddOptions, context: Inspection) -> list[dict[str, Any]]:
         raise NotImplementedError(f"{self.kind}: sources are not inspected, only their members")
@@ -135,8 +147,18 @@ class Source:
         schema]]) as the source lists them live, so a server can refuse a tool that changed since it was reviewed
         (and serves the schemas as listed, from the snapshot the server module names); keyed by the
         tool's remote name, which each generated class holds in `served_name_attribute`. Empty for a
-        source whose definitions the served module cannot see change."""
+        source whose definitions the served module cannot see change.
+
+        The shipped server checks every pin it is given, whatever the kind: before the first call on a connection,
+        against what the tool's upstream lists now over its MCP session (the run time's `session`); a pinned tool
+        with no MCP session is refused, since nothing could tell it changed. So only a kind whose tools reach their
+        upstream over MCP has a reason to pin."""
         return {}
+
+    def served_read_only(self, snapshot: dict[str, Any]) -> set[str]:
+        """The remote names of the tools among `served_definitions` that say they only read (`serve --read-only`
+        serves those alone): said by the source and pinned with them, so a change is refused like any other."""
+        return set()
 
     def same_module(self, recorded: AddOptions, given: AddOptions) -> bool:
         """Whether `given` asks again for the module added with `recorded` (its snapshot's options), as far as
@@ -163,6 +185,40 @@ class Source:
         disk (`on_disk`) does not hold as the user reviewed it, whether new since the snapshot `locked` or
         changed in it. '' when nothing is: code rendered from a template runs only as the gate allowed it."""
         return ""
+
+    def project_options(self, config: Config) -> dict[str, Any]:
+        """`AddOptions` fields the project's `[tool.vendorgen]` turns on for this kind, as if given to `add` (and so
+        recorded in the snapshot's options)."""
+        return {}
+
+    def added_notes(self, module: ModuleSpec, snapshot: dict[str, Any]) -> list[str]:
+        """What `add` says of `module`, which it wrote from `snapshot`, besides its classes: where a credential
+        came from, say. Plain text; the CLI escapes it."""
+        return []
+
+    def read_texts(self, module: ModuleSpec, snapshot: dict[str, Any]) -> list[Text]:
+        """What a model reads of `module` beside its spec (vendorgen.review.texts reads the spec's part for every
+        kind): fields of `snapshot` that clients show or pass to a model, for `vendorgen review` to flag."""
+        return []
+
+    def tool_annotations(self, module: ModuleSpec, snapshot: dict[str, Any]) -> dict[str, Mapping[str, Any] | None]:
+        """{tool name: what the source says the tool may do, in MCP's annotation vocabulary (`readOnlyHint`...),
+        None where it said nothing}; {} for a kind whose tools say nothing of it."""
+        return {}
+
+    def secrets(self, snapshot: dict[str, Any]) -> list[str]:
+        """The environment variables the module's tools read for their upstream's credentials: a Space they are
+        pushed to needs them as its secrets."""
+        return []
+
+    def log_in(self, name: str, snapshot: dict[str, Any]) -> str:
+        """`vendorgen login NAME`: authorize the module's upstream again (a person may be asked); what to say when
+        done. The snapshot is the reviewed one. Refused for a kind with nothing to log in to."""
+        raise UsageError(f"{name} is a {self.kind}: module: nothing to log in to")
+
+    def log_out(self, name: str, snapshot: dict[str, Any]) -> str:
+        """`vendorgen logout NAME`: forget what `log_in` stored; what to say."""
+        raise UsageError(f"{name} is a {self.kind}: module: nothing to log out of")
 
     def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
         """Why the module vendored from `snapshot` may not work from a Hub Space (`vendorgen push`), offline."""

@@ -31,7 +31,6 @@ from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, UsageError, VendorgenError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
 from vendorgen.project import interpreter as project_python
-from vendorgen.project.paths import LANGCHAIN_FILE, RUNTIME_FILE
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options
 from vendorgen.text import limits, schema
 from vendorgen.text.literals import escape_text
@@ -465,7 +464,7 @@ class LangChainSource(Source):
         "._vendored_langchain.LangChainTool",
         "._vendored_runtime.NOT_GIVEN",
     }
-    package_files = (RUNTIME_FILE, LANGCHAIN_FILE)
+    runtime_files = ("_vendored_langchain.py",)
     requirements = ("smolagents", "langchain-core")
     ranges = MappingProxyType({**Source.ranges, "langchain-core": ">=0.3,<2"})
 

@@ -15,36 +15,31 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError
 from vendorgen.model import ModuleSpec, OutputSpec, ToolSpec, null_refused_constant
 from vendorgen.project import interpreter as project_python
-from vendorgen.project.paths import (
-    MCP_AUTH_FILE,
-    MCP_CALLS_FILE,
-    MCP_FILE,
-    MCP_OFFERS_FILE,
-    MCP_TRANSPORT_FILE,
-    RUNTIME_FILE,
-)
-from vendorgen.review.annotations import behaviour
+from vendorgen.review.annotations import behaviour, read_only_tools
+from vendorgen.review.texts import Text
 from vendorgen.sources import mcp_auth, mcp_offers, pins
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source, replay_options, seconds_from_env
-from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.sources.mcp_listing import list_offers
-from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, portable_argv, server_label
+from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, server_label
+from vendorgen.sources.mcp_target import bound_fields, parse_target
 from vendorgen.sources.portable import Problem, credential_problems, stdio_problems, url_problems
 from vendorgen.text import limits, schema
 from vendorgen.text.literals import escape_text
 from vendorgen.waits import NO_WAITS, Waits
+
+if TYPE_CHECKING:
+    from vendorgen.project.config import Config
 
 TRANSPORTS = ("stdio", "streamable-http", "sse")
 
@@ -52,96 +47,10 @@ TRANSPORTS = ("stdio", "streamable-http", "sse")
 CALL_TIMEOUT = 60.0
 CONNECT_TIMEOUT = 30.0
 
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-
 
 # ---------------------------------------------------------------------------
 # inspect
 # ---------------------------------------------------------------------------
-
-
-def parse_target(target: str, options: AddOptions, root: Path) -> dict[str, Any]:
-    """What `mcp:<target>` names: the transport and how to reach the server; `root`: the project's. No I/O."""
-    if target.startswith("stdio:"):
-        return _stdio_target(target[len("stdio:") :], options, root)
-    if options.env:
-        raise UsageError(
-            "--env passes variables to a stdio server's process; an HTTP server runs elsewhere and gets none"
-        )
-    if target.startswith("sse:"):
-        return {"transport": "sse", "url": _url(target[len("sse:") :]), **mcp_auth.options_credentials(options)}
-    if target.startswith(("http://", "https://")):
-        return {"transport": "streamable-http", "url": _url(target), **mcp_auth.options_credentials(options)}
-    raise UsageError(
-        f"mcp:{target} names no transport; use mcp:http(s)://host/mcp (streamable-http), "
-        'mcp:sse:http(s)://host/sse (legacy SSE) or "mcp:stdio:<command line>"'
-    )
-
-
-def _stdio_target(command_line: str, options: AddOptions, root: Path) -> dict[str, Any]:
-    try:
-        argv = shlex.split(command_line)
-    except ValueError as exc:
-        raise UsageError(f"cannot split the stdio command line {command_line!r}: {exc}") from None
-    if not argv:
-        raise UsageError('mcp:stdio: needs a command line, e.g. "mcp:stdio:python -m my_server"')
-    if given := [flag for field, flag in zip(mcp_auth.HTTP_ONLY, ("--header", "--client-id", "--client-secret-env",
-                                                           "--client-metadata-url")) if getattr(options, field)]:  # fmt: skip
-        raise UsageError(f"{', '.join(given)}: for an HTTP server; a stdio server gets variables with --env")
-    if not options.trust:
-        raise UsageError(
-            f"starting an MCP server over stdio runs a local command ({shlex.join(argv)}), now and each time "
-            "the vendored tools connect; pass --trust if you trust it"
-        )
-    env: list[str] = []
-    for name in options.env:
-        if not _ENV_NAME.match(name):
-            raise UsageError(f"--env takes a variable name, not {name!r}; the value is read at run time")
-        if name not in env:
-            env.append(name)
-    argv, package = pins.pin(argv)  # before the paths are made portable: uvx reads its options from here
-    argv = [_python_word(argv[0], root), *argv[1:]]
-    argv, project_paths = portable_argv(argv, root)
-    server: dict[str, Any] = {"transport": "stdio", "command": argv[0], "args": argv[1:], "env": env}
-    if project_paths:
-        server["project_paths"] = project_paths
-    if package:
-        server["package"] = package
-    return server
-
-
-def _python_word(command: str, root: Path) -> str:
-    """`python` for a command that is the project's interpreter (`.venv/bin/python`): the word that means it
-    wherever the project is, at add and at run time; a path to it would break from another directory."""
-    if os.sep not in command and "/" not in command:
-        return command
-    own = os.path.normpath(os.path.abspath(project_python.find(root).executable))
-    given = {os.path.normpath(os.path.abspath(base / command)) for base in (Path.cwd(), root)}
-    return "python" if own in given else command
-
-
-def bound_fields(target: str, snapshot: dict[str, Any]) -> dict[str, Any]:
-    """The server the generated code starts or connects to (its `SERVER`) is the one `mcp:<target>` names,
-    and a stdio server gets the environment names it was added with. Read with no I/O: a command line
-    is split, never pinned (its package version is already written in it)."""
-    if not target.startswith("stdio:"):
-        transport, url = ("sse", target[len("sse:") :]) if target.startswith("sse:") else ("streamable-http", target)
-        return {"server.transport": transport, "server.url": url, **mcp_auth.bound_credentials(snapshot)}
-    try:
-        argv = shlex.split(target[len("stdio:") :])
-    except ValueError as exc:
-        raise UsageError(f"cannot split the stdio command line: {exc}") from None
-    options = snapshot.get("options", {})  # absent: added before options were recorded, with no --env
-    env = options.get("env", []) if isinstance(options, dict) else None
-    return {"server.transport": "stdio", "server.command": argv[0] if argv else None, "server.args": argv[1:],
-            "server.env": env}  # fmt: skip
-
-
-def _url(url: str) -> str:
-    parts = urlsplit(refuse_url_credentials(url))  # first: the message below quotes the URL
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError(f"{url!r} is not an http(s) URL")
-    return url
 
 
 def inspect(target: str, options: AddOptions, root: Path, waits: Waits = NO_WAITS) -> list[dict[str, Any]]:
@@ -421,6 +330,40 @@ def _description(raw: Mapping[str, Any], mcp_name: str, server_name: str) -> tup
     return f"The {mcp_name} tool{where}.", False
 
 
+# ---------------------------------------------------------------------------
+# what a model reads, and what the tools say they may do (vendorgen review)
+# ---------------------------------------------------------------------------
+
+
+def _listed(module: ModuleSpec, snapshot: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(vendored tool name, the tool as the server listed it) for each tool of `module`, from its snapshot."""
+    names = {tool.endpoint: tool.name for tool in module.tools}
+    tools = snapshot.get("tools")
+    for raw in tools if isinstance(tools, list) else ():
+        if isinstance(raw, Mapping) and isinstance(raw.get("name"), str) and raw["name"] in names:
+            yield names[raw["name"]], raw
+
+
+def read_texts(module: ModuleSpec, snapshot: Mapping[str, Any]) -> list[Text]:
+    """An MCP tool's `title` and `annotations.title`: clients show them, and some pass them to the model."""
+    texts = []
+    for tool, raw in _listed(module, snapshot):
+        annotations = raw["annotations"] if isinstance(raw.get("annotations"), Mapping) else {}
+        for field, value in (("title", raw.get("title")), ("annotations.title", annotations.get("title"))):
+            if isinstance(value, str) and value:
+                texts.append(Text(tool, field, value))
+    return texts
+
+
+def tool_annotations(module: ModuleSpec, snapshot: Mapping[str, Any]) -> dict[str, Mapping[str, Any] | None]:
+    """{tool name: its MCP annotations, None where the server gave none}."""
+    found: dict[str, Mapping[str, Any] | None] = {tool.name: None for tool in module.tools}
+    for tool, raw in _listed(module, snapshot):
+        annotations = raw.get("annotations")
+        found[tool] = annotations if isinstance(annotations, Mapping) else None
+    return found
+
+
 class MCPSource(Source):
     """MCP servers (streamable-http, legacy SSE, stdio): one module per server.
 
@@ -450,7 +393,10 @@ class MCPSource(Source):
         "._vendored_mcp_offers.PromptTool",
         "._vendored_mcp_offers.ResourceTool",
     }
-    package_files = (RUNTIME_FILE, MCP_TRANSPORT_FILE, MCP_AUTH_FILE, MCP_CALLS_FILE, MCP_FILE, MCP_OFFERS_FILE)
+    # The session and how it reaches a server (stdio, HTTP), its credentials (headers, OAuth), its calls over the
+    # SDK, the tools; then what resources, resource templates and prompts add.
+    runtime_files = ("_vendored_mcp_transport.py", "_vendored_mcp_auth.py", "_vendored_mcp_calls.py",
+                     "_vendored_mcp.py", "_vendored_mcp_offers.py")  # fmt: skip
     annotations = MappingProxyType({"SERVER": "dict[str, Any]", "resources": "dict[str, dict[str, Any]]",
                                     "resource_template": "dict[str, Any]", "prompt": "dict[str, Any]"})  # fmt: skip
     requirements = ("smolagents", "mcp")
@@ -471,6 +417,30 @@ class MCPSource(Source):
         tools = {raw["name"]: (raw.get("description"), raw.get("inputSchema"), raw.get("annotations"),
                                raw.get("outputSchema")) for raw in snapshot["tools"]}  # fmt: skip
         return {**tools, **mcp_offers.served_definitions(snapshot)}
+
+    def project_options(self, config: Config) -> dict[str, Any]:
+        return {"resources": config.mcp_resources, "prompts": config.mcp_prompts}
+
+    def added_notes(self, module: ModuleSpec, snapshot: dict[str, Any]) -> list[str]:
+        return mcp_auth.authorization_note(module.name, snapshot)
+
+    def read_texts(self, module: ModuleSpec, snapshot: dict[str, Any]) -> list[Text]:
+        return read_texts(module, snapshot)
+
+    def tool_annotations(self, module: ModuleSpec, snapshot: dict[str, Any]) -> dict[str, Mapping[str, Any] | None]:
+        return tool_annotations(module, snapshot)
+
+    def secrets(self, snapshot: dict[str, Any]) -> list[str]:
+        return mcp_auth.secrets(snapshot)
+
+    def log_in(self, name: str, snapshot: dict[str, Any]) -> str:
+        return mcp_auth.log_in(name, snapshot, seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT))
+
+    def log_out(self, name: str, snapshot: dict[str, Any]) -> str:
+        return mcp_auth.log_out(name, snapshot)
+
+    def served_read_only(self, snapshot: dict[str, Any]) -> set[str]:
+        return read_only_tools(snapshot)
 
     def push_problems(self, snapshot: dict[str, Any], root: Path) -> list[Problem]:
         server = snapshot.get("server") or {}

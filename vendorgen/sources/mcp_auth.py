@@ -25,6 +25,7 @@ from vendorgen.errors import SourceUnreachable, UsageError
 from vendorgen.package.shipped import _vendored_mcp_auth as runtime
 from vendorgen.sources.base import AddOptions
 from vendorgen.sources.credentials import redacted
+from vendorgen.text.literals import escape_text
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z")  # an HTTP token (RFC 9110)
@@ -154,6 +155,52 @@ def recorded(server: Mapping[str, Any], found: Any) -> dict[str, Any]:
     if authorization is None:
         return dict(server)
     return {**server, "oauth": {**(server.get("oauth") or {}), **authorization}}
+
+
+# -- the MCP kind's hooks about credentials (vendorgen.sources.mcp.MCPSource) ------------------------------------
+
+
+def authorization_note(name: str, snapshot: Mapping[str, Any]) -> list[str]:
+    """Which authorization server the module's OAuth token came from, for the user to see at `add`."""
+    server = snapshot.get("server")
+    oauth = server.get("oauth") if isinstance(server, Mapping) else None
+    if not isinstance(oauth, Mapping) or "authorization_server" not in oauth:
+        return []
+    scopes = f" for the scopes {escape_text(str(oauth.get('scopes')))}" if oauth.get("scopes") else ""
+    return [f"{name} authorizes with OAuth at {escape_text(str(oauth['authorization_server']))}{scopes};"
+            " the token is in your token store, not in the project"]  # fmt: skip
+
+
+def secrets(snapshot: Mapping[str, Any]) -> list[str]:
+    """The environment variables the tools read for their HTTP server's credentials."""
+    server = snapshot.get("server")
+    return runtime.variables(server) if isinstance(server, dict) and server.get("transport") != "stdio" else []
+
+
+def log_in(name: str, snapshot: Mapping[str, Any], timeout: float) -> str:
+    """Authorize the module's HTTP server again (OAuth 2.1), the token kept in the per-user token store."""
+    server = _http_server(name, snapshot)
+    runtime.forget(server)
+    found = credentials(server, name)
+    if found.provider is None:
+        raise UsageError(
+            f"{name} authenticates with headers from the environment ({', '.join(server['headers'])}), not OAuth"
+        )
+    authorize(server, found, timeout)
+    return f"logged in to {server['url']} for {name}"
+
+
+def log_out(name: str, snapshot: Mapping[str, Any]) -> str:
+    """Forget the OAuth tokens stored for the module's server."""
+    server = _http_server(name, snapshot)
+    return f"forgot the tokens for {server['url']}" if runtime.forget(server) else f"no tokens stored for {server['url']}"
+
+
+def _http_server(name: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    server = snapshot.get("server")
+    if not isinstance(server, dict) or server.get("transport") not in ("streamable-http", "sse"):
+        raise UsageError(f"{name} is not a vendored MCP server over HTTP: nothing to log in to")
+    return server
 
 
 _INITIALIZE = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {

@@ -18,7 +18,6 @@ from typing import Any
 from vendorgen import naming
 from vendorgen.errors import NotOffered, SchemaError, SourceUnreachable, UsageError, VendorgenError
 from vendorgen.model import NO_DEFAULT, InputSpec, ModuleSpec, OutputSpec, ToolSpec, null_refused_constant, returns_note
-from vendorgen.project.paths import GRADIO_FILE, RUNTIME_FILE
 from vendorgen.sources.base import COMMON_IMPORTS, AddOptions, Inspection, Source
 from vendorgen.sources.credentials import refuse_url_credentials
 from vendorgen.sources.hub_client import REPO_ID, app_token, bound_hub_requests, first_line, hub_errors, within_deadline
@@ -379,7 +378,7 @@ class SpaceSource(Source):
         "._vendored_gradio.audio_result",
         "._vendored_gradio.image_result",
     }
-    package_files = (RUNTIME_FILE, GRADIO_FILE)
+    runtime_files = ("_vendored_gradio.py",)
     annotations = MappingProxyType(
         {"parameter_order": "list[str]", "file_paths": "dict[str, list[str]]", "parameter_defaults": "dict[str, Any]"}
     )

@@ -66,6 +66,8 @@ class Pins:
         pinned = self.pinned.get(tool.name)
         if pinned is None:
             return f"{tool.name} has no pinned definition: run `vendorgen serve` to regenerate this server"
+        if not hasattr(getattr(tool, "session", None), "here"):  # checked only against what an MCP session lists
+            return f"refused {tool.name}: its pinned definition cannot be checked: its upstream is not an MCP session"
         client, _ = await tool.session.here()
         key = id(tool.session)
         listed = self.listed.get(key)

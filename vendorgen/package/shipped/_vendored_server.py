@@ -160,6 +160,10 @@ class Toolset:
         import asyncio
 
         try:
+            if name in self.pins.pinned and not _is_mcp_tool(self.tools[name]):  # a pin is never ignored
+                refusal = await self.pins.refusal(self.tools[name])
+                if refusal:
+                    raise _refused(refusal)
             if _is_mcp_tool(self.tools.get(name)):
                 tool, checked = self._checked(name, arguments)
                 refusal = await self.pins.refusal(tool)
