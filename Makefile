@@ -76,7 +76,7 @@ test: $(STAMP) $(EVERYTHING) $(MEMORY) $(INSPECTOR) $(NODE22) $(CONFORMANCE) ngi
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n 3 --dist loadfile
 
-# Which lines of the shipped run-time files (vendorgen/package/shipped/) the suite runs, the matrix's venvs and
+# Which lines of the shipped run-time files (vendorgen/shipped/) the suite runs, the matrix's venvs and
 # the tests' subprocesses included ([tool.coverage.run] in pyproject.toml; tests/COVERAGE.md lists the lines
 # no test runs, and why). Slower than `make test`, since every Python the tests start is measured (about 33 min
 # of pytest on 2 loaded cores), so not part of it. COVERAGE_TESTS narrows the run, e.g.

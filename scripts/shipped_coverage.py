@@ -1,6 +1,6 @@
 """Which lines of the shipped run-time files the tests ran: `make coverage` runs this after the suite.
 
-The suite runs these files in three places: from vendorgen/package/shipped/ (vendorgen's own inspection,
+The suite runs these files in three places: from vendorgen/shipped/ (vendorgen's own inspection,
 the unit tests), and as the copies `add`, `serve` and `catalog` write into the tests' projects, which the
 test processes import, `vendorgen serve` runs, and the matrix's venvs run. coverage records each copy
 under its own path; a copy counts for the shipped file only if the shipped text stands whole in it, at
@@ -23,7 +23,7 @@ from coverage import CoverageData
 from coverage.exceptions import CoverageException
 
 REPO = Path(__file__).resolve().parent.parent
-SHIPPED = REPO / "vendorgen" / "package" / "shipped"
+SHIPPED = REPO / "vendorgen" / "shipped"
 SHIPPED_TEXT = {path.name: path.read_text(encoding="utf-8") for path in sorted(SHIPPED.glob("_vendored_*.py"))}
 
 

@@ -77,7 +77,7 @@ def test_the_reserved_names_hold_every_default_tool_of_smolagents() -> None:
     from smolagents import default_tools
 
     from vendorgen.naming import AGENT_TOOL_NAMES
-    from vendorgen.package.shipped import _vendored_catalog
+    from vendorgen.shipped import _vendored_catalog
 
     names = {getattr(default_tools, name).name for name in default_tools.__all__}
     assert "final_answer" in names and names | set(default_tools.TOOL_MAPPING) <= AGENT_TOOL_NAMES

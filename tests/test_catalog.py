@@ -18,9 +18,9 @@ from smolagents.models import ChatMessage, MessageRole
 
 from tests.conftest import REPO, Project, mypy, new_project
 from tests.test_hostile_repo import error_line
-from vendorgen.package.shipped._vendored_catalog import _Index, index_entry, stem
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.workspace import LOCK_NAME
+from vendorgen.shipped._vendored_catalog import _Index, index_entry, stem
 
 CATALOG = "tools/catalog.py"
 TOOLKIT = "langchain:examples.langchain_tools:toolkit"

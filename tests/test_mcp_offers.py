@@ -339,7 +339,7 @@ def test_memory_graph_resource_reads_what_its_tools_wrote(tmp_path_factory: pyte
 
 
 def test_uri_templates_expand_and_match_as_rfc_6570_says() -> None:
-    from vendorgen.package.shipped._vendored_mcp_offers import expand, matches
+    from vendorgen.shipped._vendored_mcp_offers import expand, matches
 
     assert expand("demo://r/{id}/data", {"id": "a b/c?d"}) == "demo://r/a%20b%2Fc%3Fd/data"
     assert expand("files://{+path}", {"path": "a b/c?d"}) == "files://a%20b/c?d"

@@ -23,7 +23,7 @@ import pytest
 from tests.conftest import REPO, Project
 from tests.servers import free_port, server_process
 from tests.servers.fakehub import FakeHub
-from vendorgen.package.shipped import _vendored_gradio as runtime  # the shipped file, as vendored
+from vendorgen.shipped import _vendored_gradio as runtime  # the shipped file, as vendored
 from vendorgen.sources.hub_client import token_allowed
 
 # Any Hub: the rule reads the Hub origin from HF_ENDPOINT, so a loopback Hub stands in for the real one.

@@ -175,7 +175,7 @@ def shipped(path: Path) -> Any:
 
 # The package files' logic as vendorgen copies it into a project (the tails of the catalog and the server
 # module, their tools and index, are written there).
-SHIPPED = REPO / "vendorgen" / "package" / "shipped"
+SHIPPED = REPO / "vendorgen" / "shipped"
 CATALOG_FILE = SHIPPED / "_vendored_catalog.py"
 SERVE = "--serve"
 

@@ -101,8 +101,8 @@ def test_hostile_schema_text_stays_inside_literals() -> None:
     module, code = module_for("/describe", endpoint)
     check_module(code, module, SPACE)
     assert "\u202e" not in code and "\x00" not in code and "\u2028" not in code
-    # The generated module, not remote code, beside the runtime (vendorgen ships them in vendorgen/package/shipped/).
-    namespace: dict = {"__name__": "vendorgen.package.shipped.hostile", "__package__": "vendorgen.package.shipped"}
+    # The generated module, not remote code, beside the runtime (vendorgen ships them in vendorgen/shipped/).
+    namespace: dict = {"__name__": "vendorgen.shipped.hostile", "__package__": "vendorgen.shipped"}
     exec(compile(code, "hostile.py", "exec"), namespace)
     tool_class = namespace[module.tools[0].class_name]
     assert tool_class.description == hostile

@@ -92,7 +92,7 @@ def test_check_reads_the_flags_from_a_cache_keyed_by_the_snapshot(tmp_path: Path
 def test_find_tools_says_what_the_annotations_say() -> None:
     from types import SimpleNamespace
 
-    from vendorgen.package.shipped._vendored_catalog import documentation
+    from vendorgen.shipped._vendored_catalog import documentation
 
     def tool(**hints: bool) -> SimpleNamespace:
         return SimpleNamespace(name="t", description="Does it.", inputs={}, output_type="string", **hints)

@@ -1,4 +1,4 @@
-"""The run-time files vendorgen ships (vendorgen/package/shipped/), without servers."""
+"""The run-time files vendorgen ships (vendorgen/shipped/), without servers."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from vendorgen.errors import GateError
 from vendorgen.generate.gate import check_runtime
 from vendorgen.package import files
 from vendorgen.package.inline import inline
-from vendorgen.package.shipped import _vendored_gradio as gradio
-from vendorgen.package.shipped import _vendored_mcp as mcp
+from vendorgen.shipped import _vendored_gradio as gradio
+from vendorgen.shipped import _vendored_mcp as mcp
 
 RUNTIME_FILES = tuple(files.runtime_files())  # the core, then each built-in kind's
 
@@ -171,7 +171,7 @@ def test_call_tool_refuses_what_the_tool_does_not_take_before_calling_it() -> No
     value its enum does not allow; a good call reaches the tool."""
     from smolagents import Tool
 
-    from vendorgen.package.shipped._vendored_catalog import _tool_classes
+    from vendorgen.shipped._vendored_catalog import _tool_classes
 
     class Convert(Tool):
         name = "convert"
@@ -194,7 +194,7 @@ def test_call_tool_refuses_what_the_tool_does_not_take_before_calling_it() -> No
 
 
 def test_a_data_uri_without_its_comma_is_refused() -> None:
-    from vendorgen.package.shipped._vendored_runtime import _data_uri_bytes
+    from vendorgen.shipped._vendored_runtime import _data_uri_bytes
 
     with pytest.raises(ValueError, match="needs a comma"):
         _data_uri_bytes("data:text/plain;base64")

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from smolagents import Tool
 
-from vendorgen.package.shipped import _vendored_pins as pins
-from vendorgen.package.shipped import _vendored_server as server
+from vendorgen.shipped import _vendored_pins as pins
+from vendorgen.shipped import _vendored_server as server
 
 
 class ShoutTool(Tool):

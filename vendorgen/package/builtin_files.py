@@ -1,4 +1,4 @@
-"""vendorgen's own shipped files (vendorgen/package/shipped/), read with nothing but the standard library.
+"""vendorgen's own shipped files (vendorgen/shipped/), read with nothing but the standard library.
 
 Apart from vendorgen.package.files, which derives the run-time files from the kinds' registry, because
 `naming` reads them here and the kinds import `naming`: the registry's files cannot be what naming reads.

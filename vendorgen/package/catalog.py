@@ -22,9 +22,9 @@ from vendorgen import __version__
 from vendorgen.errors import UsageError
 from vendorgen.package import derived, files
 from vendorgen.package.builtin_files import CATALOG_LOGIC
-from vendorgen.package.shipped._vendored_catalog import index_entry
 from vendorgen.project.paths import CATALOG_FILE
 from vendorgen.project.workspace import LockEntry, Workspace
+from vendorgen.shipped._vendored_catalog import index_entry
 from vendorgen.sources.base import SHIPPED
 
 FILE_NAME = CATALOG_FILE

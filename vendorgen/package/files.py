@@ -1,7 +1,7 @@
 """The run-time files vendorgen writes into output packages, and what the lock keeps of each copy.
 
 Each is copied byte for byte beside the generated modules that need it (never rendered, so
-no remote text reaches it): the core `_vendored_runtime.py` (vendorgen/package/shipped/) and the
+no remote text reaches it): the core `_vendored_runtime.py` (vendorgen/shipped/) and the
 files each registered source kind ships (`Source.runtime_files`, from its `runtime_dir`: vendorgen's
 own kinds from shipped/, a plugin's from its package). The lock owns each copy like any vendored
 file: a `[[runtime]]` entry with its path, the sha256 it was written with and the vendorgen that

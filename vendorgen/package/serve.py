@@ -21,12 +21,12 @@ from vendorgen import __version__, naming, sources
 from vendorgen.errors import UsageError, VendorgenError
 from vendorgen.package import derived, files
 from vendorgen.package.server_text import served_text
-from vendorgen.package.shipped._vendored_pins import definition_hashes
 from vendorgen.project.config import GENERATOR
 from vendorgen.project.hashing import sha256_text
 from vendorgen.project.lockfile import LockEntry, RuntimeEntry
 from vendorgen.project.paths import RUNTIME_FILE, SERVER_FILE, SERVER_FILES
 from vendorgen.project.workspace import Workspace
+from vendorgen.shipped._vendored_pins import definition_hashes
 from vendorgen.sources.base import SHIPPED
 from vendorgen.text.literals import escape_text
 

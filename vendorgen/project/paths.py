@@ -32,7 +32,7 @@ SCHEMAS_DIR = f"{STATE_DIR}/schemas"
 JOURNAL_NAME = f"{STATE_DIR}/journal.json"
 # The first line of every file vendorgen generates; it replaces or deletes only files that start so.
 VENDORED_HEADER = "# Vendored by vendorgen"
-# The core of the run time the generated modules of one directory share, copied from vendorgen/package/shipped/;
+# The core of the run time the generated modules of one directory share, copied from vendorgen/shipped/;
 # each source kind ships its own part beside it (`Source.runtime_files`, vendorgen.package.files).
 RUNTIME_FILE = "_vendored_runtime.py"
 # Every file vendorgen copies into an output package but the catalog is named so: a plain module name in a

@@ -32,7 +32,7 @@ COMMON_IMPORTS = frozenset(
 )
 TRUST_NOTE = "(needs --trust)"  # `help_note` of a kind that runs or installs code only with --trust
 # Where vendorgen's own run-time files sit (a kind's `runtime_dir` when None); vendorgen.package.files reads them.
-SHIPPED = Path(__file__).resolve().parent.parent / "package" / "shipped"
+SHIPPED = Path(__file__).resolve().parent.parent / "shipped"
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ class Source:
     allowed_imports: ClassVar[frozenset[str]] = frozenset()
     # The run-time files this kind ships, which its generated code imports (`._vendored_echo.X`): plain module names
     # `_vendored_<name>.py`, in the order they import each other, read from `runtime_dir` (None: vendorgen's own,
-    # vendorgen/package/shipped/). Each is copied verbatim beside its modules with the core `_vendored_runtime.py`,
+    # vendorgen/shipped/). Each is copied verbatim beside its modules with the core `_vendored_runtime.py`,
     # which every run-time file may import: written with the first such module of a directory, owned by the lock by
     # its sha256 (the gate accepts a copy only by it), deleted with the last (vendorgen.package.files).
     runtime_files: ClassVar[tuple[str, ...]] = ()

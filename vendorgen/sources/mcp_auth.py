@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from vendorgen.errors import SourceUnreachable, UsageError
-from vendorgen.package.shipped import _vendored_mcp_auth as runtime
+from vendorgen.shipped import _vendored_mcp_auth as runtime
 from vendorgen.sources.base import AddOptions
 from vendorgen.sources.credentials import redacted
 from vendorgen.text.literals import escape_text

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from vendorgen import interrupts
 from vendorgen.errors import SchemaError, SourceUnreachable, UsageError
-from vendorgen.package.shipped._vendored_mcp_auth import CredentialsMissing, header_values, secrets_of, variables
+from vendorgen.shipped._vendored_mcp_auth import CredentialsMissing, header_values, secrets_of, variables
 from vendorgen.sources import mcp_client
 from vendorgen.sources.credentials import redacted
 from vendorgen.sources.mcp_server import DEFAULT_TIMEOUT, TIMEOUT_ENV, not_found, server_label, stdio_params

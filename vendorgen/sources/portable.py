@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from vendorgen.package.shipped._vendored_mcp_auth import variables
+from vendorgen.shipped._vendored_mcp_auth import variables
 
 
 @dataclass(frozen=True)

@@ -268,7 +268,7 @@ def _input(parameter: Any, index: int, nodes: limits.NodeBudget, shapes_prefix: 
             shapes_prefix=shapes_prefix,
         )  # fmt: skip
         return spec, positions
-    from vendorgen.package.shipped._vendored_server import PYTHON_FILE_NOTES  # lazy: 30 ms, for file inputs only
+    from vendorgen.shipped._vendored_server import PYTHON_FILE_NOTES  # lazy: 30 ms, for file inputs only
 
     note = PYTHON_FILE_NOTES.get(file_kind, "Local paths or http(s) URLs.")
     annotation = {"image": "Any", "audio": "Any", "string": "str", "array": "list[str]"}[file_kind]
