@@ -281,6 +281,36 @@ def test_drift_is_reported_and_refused_by_serve(offers: tuple[Project, ModuleTyp
     assert picture.messages[0].content.type == "image"  # an unchanged prompt of the same server is served
 
 
+@pytest.mark.parametrize(
+    ("stage", "why"),
+    [
+        ("gone", "the MCP server offers (stdio) no longer lists {name!r}; review it with `vendorgen diff offers`, take"
+                 " it with `vendorgen update offers`, or serve it anyway with --allow-drift"),
+        ("broken", "its pinned definition cannot be checked (this listing is broken)"),
+    ],
+)  # fmt: skip
+def test_serve_refuses_what_its_upstream_no_longer_lists_or_cannot_list(
+    offers: tuple[Project, ModuleType, str], stage: str, why: str
+) -> None:
+    """The pins of served resources and prompts are checked against the upstream's listing now: a resource or
+    prompt it stops listing, or a listing it cannot give, is one refusal to the client, before any read."""
+    project, _, _ = offers
+
+    async def served() -> list[str]:
+        async with stdio_session(project, env={"OFFERS_DRIFT": stage, "PYTHONPATH": str(REPO)}) as session:
+            found = []
+            for request in (session.get_prompt("review", {"code": "x"}), session.read_resource("offers://notes/readme")):
+                try:
+                    found.append(f"served {await request}")
+                except Exception as exc:  # noqa: BLE001 - the refusal is what is compared
+                    found.append(str(exc))
+            return found
+
+    review, readme = asyncio.run(asyncio.wait_for(served(), 300))
+    assert review == f"refused prompt_review: {why.format(name='prompts/get review')}"
+    assert readme == f"refused read_resource: {why.format(name='resources/read')}"
+
+
 def test_selection_by_name(tmp_path_factory: pytest.TempPathFactory) -> None:
     project = new_project(tmp_path_factory, "offers-selected")
     env = {"OFFERS_DRIFT": "0", "PYTHONPATH": str(REPO)}
