@@ -86,6 +86,35 @@ def test_review_exits_1_only_on_a_high_flag_and_a_project_changes_and_silences_r
         pyproject.write_text(original)
 
 
+@pytest.mark.parametrize(
+    ("stage", "error"),
+    [
+        ("gone", "refused read_notes: the MCP server notes (stdio) no longer lists 'read_notes'; review it with"
+                 " `vendorgen diff notes`, take it with `vendorgen update notes`, or serve it anyway with --allow-drift"),
+        ("broken", "read_notes failed: McpError: this listing is broken"),  # the upstream's own error, passed on
+    ],
+)  # fmt: skip
+def test_serve_refuses_a_pinned_tool_its_upstream_no_longer_lists_or_cannot_list(
+    notes: Project, stage: str, error: str
+) -> None:
+    """Before the first call on a connection `serve` lists the upstream's tools and checks the pins: a tool it
+    stops listing, or a listing it cannot give, is refused with one error to the client; the tool is not called
+    (the server still answers it: without the check the call would return its notes)."""
+
+    async def served() -> object:
+        from mcp import ClientSession
+        from mcp.client.stdio import stdio_client
+
+        async with stdio_client(stdio_parameters(notes, env={"RUGPULL_STAGE": stage})) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return await session.call_tool("read_notes", {"words": "plan"})
+
+    refused = asyncio.run(asyncio.wait_for(served(), 300))
+    assert refused.isError and len(refused.content) == 1, refused  # type: ignore[attr-defined]
+    assert refused.content[0].text == error, refused  # type: ignore[attr-defined]
+
+
 def test_a_rug_pull_is_said_first_by_check_remote_diff_and_update_and_refused_by_serve(notes: Project) -> None:
     remote = notes.run("check", "--remote", env=AFTER)
     assert remote.exit_code == 1
