@@ -7,13 +7,14 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import Project, new_project
-from tests.test_serve import stdio_parameters
+from tests.test_serve import _env, stdio_parameters
 
 SERVER = "mcp:stdio:python -m tests.servers.mcp_rugpull"
 BEFORE, AFTER = {"RUGPULL_STAGE": "before"}, {"RUGPULL_STAGE": "after"}
@@ -92,10 +93,11 @@ def test_review_exits_1_only_on_a_high_flag_and_a_project_changes_and_silences_r
         ("gone", "refused read_notes: the MCP server notes (stdio) no longer lists 'read_notes'; review it with"
                  " `vendorgen diff notes`, take it with `vendorgen update notes`, or serve it anyway with --allow-drift"),
         ("broken", "read_notes failed: McpError: this listing is broken"),  # the upstream's own error, passed on
+        ("gone", None),  # with --allow-drift: the call goes through (so above it was refused, not failed)
     ],
 )  # fmt: skip
 def test_serve_refuses_a_pinned_tool_its_upstream_no_longer_lists_or_cannot_list(
-    notes: Project, stage: str, error: str
+    notes: Project, stage: str, error: str | None
 ) -> None:
     """Before the first call on a connection `serve` lists the upstream's tools and checks the pins: a tool it
     stops listing, or a listing it cannot give, is refused with one error to the client; the tool is not called
@@ -105,14 +107,45 @@ def test_serve_refuses_a_pinned_tool_its_upstream_no_longer_lists_or_cannot_list
         from mcp import ClientSession
         from mcp.client.stdio import stdio_client
 
-        async with stdio_client(stdio_parameters(notes, env={"RUGPULL_STAGE": stage})) as (read, write):
+        args = () if error else ("--allow-drift",)
+        async with stdio_client(stdio_parameters(notes, *args, env={"RUGPULL_STAGE": stage})) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 return await session.call_tool("read_notes", {"words": "plan"})
 
-    refused = asyncio.run(asyncio.wait_for(served(), 300))
+    result = asyncio.run(asyncio.wait_for(served(), 300))
+    assert result.isError is (error is not None) and len(result.content) == 1, result  # type: ignore[attr-defined]
+    assert result.content[0].text == (error or "notes about plan"), result  # type: ignore[attr-defined]
+
+
+def test_a_server_module_without_the_pin_of_a_pinned_tool_refuses_it(notes: Project) -> None:
+    """A server module whose pins lack one of its MCP tools (written before the tool was vendored, or edited) does
+    not call that tool unchecked: the client is told to regenerate the server, and the other tools are served."""
+    text = (notes.root / "tools/_vendored_server.py").read_text()
+    pin = text.index('    "read_notes": {')
+    stale = text[:pin] + text[text.index("    },\n", pin) + len("    },\n") :]
+    assert '"read_notes": {' not in stale and '"delete_note": {' in stale
+    (notes.root / "tools/_stale_server.py").write_text(stale)
+
+    async def served() -> tuple[object, object]:
+        from mcp import ClientSession, StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        parameters = StdioServerParameters(command=sys.executable, args=["-m", "tools._stale_server"],
+                                           cwd=str(notes.root), env={**_env(), **BEFORE})  # fmt: skip
+        async with stdio_client(parameters) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            return (await session.call_tool("read_notes", {"words": "plan"}),
+                    await session.call_tool("delete_note", {"title": "plan"}))  # fmt: skip
+
+    try:
+        refused, served_ = asyncio.run(asyncio.wait_for(served(), 300))
+    finally:
+        (notes.root / "tools/_stale_server.py").unlink()
     assert refused.isError and len(refused.content) == 1, refused  # type: ignore[attr-defined]
-    assert refused.content[0].text == error, refused  # type: ignore[attr-defined]
+    text = refused.content[0].text  # type: ignore[attr-defined]
+    assert text == "read_notes has no pinned definition: run `vendorgen serve` to regenerate this server", refused
+    assert served_.content[0].text == "deleted plan", served_  # type: ignore[attr-defined]
 
 
 def test_a_rug_pull_is_said_first_by_check_remote_diff_and_update_and_refused_by_serve(notes: Project) -> None:
