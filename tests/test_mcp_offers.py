@@ -24,7 +24,7 @@ import pytest
 from tests.conftest import REPO, Project
 from tests.test_mcp_source import by_name, close, new_project, vendor
 from tests.test_mcp_thirdparty import EVERYTHING, needs_everything
-from tests.test_serve import stdio_session
+from tests.test_serve import stdio_session, without_pin
 
 MEMORY = REPO / ".cache/npm/node_modules/@modelcontextprotocol/server-memory/dist/index.js"
 needs_memory = pytest.mark.skipif(
@@ -287,17 +287,19 @@ def test_drift_is_reported_and_refused_by_serve(offers: tuple[Project, ModuleTyp
         ("gone", "the MCP server offers (stdio) no longer lists {name!r}; review it with `vendorgen diff offers`, take"
                  " it with `vendorgen update offers`, or serve it anyway with --allow-drift"),
         ("broken", "its pinned definition cannot be checked (this listing is broken)"),
+        ("gone", None),  # with --allow-drift: served (so above they were refused, not failed)
     ],
 )  # fmt: skip
 def test_serve_refuses_what_its_upstream_no_longer_lists_or_cannot_list(
-    offers: tuple[Project, ModuleType, str], stage: str, why: str
+    offers: tuple[Project, ModuleType, str], stage: str, why: str | None
 ) -> None:
     """The pins of served resources and prompts are checked against the upstream's listing now: a resource or
     prompt it stops listing, or a listing it cannot give, is one refusal to the client, before any read."""
     project, _, _ = offers
 
     async def served() -> list[str]:
-        async with stdio_session(project, env={"OFFERS_DRIFT": stage, "PYTHONPATH": str(REPO)}) as session:
+        args = () if why else ("--allow-drift",)
+        async with stdio_session(project, *args, env={"OFFERS_DRIFT": stage, "PYTHONPATH": str(REPO)}) as session:
             found = []
             for request in (session.get_prompt("review", {"code": "x"}), session.read_resource("offers://notes/readme")):
                 try:
@@ -307,8 +309,36 @@ def test_serve_refuses_what_its_upstream_no_longer_lists_or_cannot_list(
             return found
 
     review, readme = asyncio.run(asyncio.wait_for(served(), 300))
+    if why is None:
+        assert "Review this code:\\nx" in review and "Read me first." in readme
+        return
     assert review == f"refused prompt_review: {why.format(name='prompts/get review')}"
     assert readme == f"refused read_resource: {why.format(name='resources/read')}"
+
+
+def test_a_server_module_without_the_pin_of_a_served_prompt_refuses_it(offers: tuple[Project, ModuleType, str]) -> None:
+    """A prompt whose pin the server module lacks is refused, not served unchecked; the others are served."""
+    from mcp import ClientSession
+    from mcp.client.stdio import stdio_client
+
+    project, _, _ = offers
+
+    async def served() -> tuple[str, Any]:
+        async with stdio_client(without_pin(project, "prompt_review", {"OFFERS_DRIFT": "0"})) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                try:
+                    review = f"served {await session.get_prompt('review', {'code': 'x'})}"
+                except Exception as exc:  # noqa: BLE001 - the refusal is what is compared
+                    review = str(exc)
+                return review, await session.get_prompt("picture")
+
+    try:
+        review, picture = asyncio.run(asyncio.wait_for(served(), 300))
+    finally:
+        (project.root / "tools/_stale_server.py").unlink()
+    assert review == "prompt_review has no pinned definition: run `vendorgen serve` to regenerate this server"
+    assert picture.messages[0].content.type == "image"
 
 
 def test_selection_by_name(tmp_path_factory: pytest.TempPathFactory) -> None:

@@ -7,14 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import Project, new_project
-from tests.test_serve import _env, stdio_parameters
+from tests.test_serve import stdio_parameters, without_pin
 
 SERVER = "mcp:stdio:python -m tests.servers.mcp_rugpull"
 BEFORE, AFTER = {"RUGPULL_STAGE": "before"}, {"RUGPULL_STAGE": "after"}
@@ -121,22 +120,16 @@ def test_serve_refuses_a_pinned_tool_its_upstream_no_longer_lists_or_cannot_list
 def test_a_server_module_without_the_pin_of_a_pinned_tool_refuses_it(notes: Project) -> None:
     """A server module whose pins lack one of its MCP tools (written before the tool was vendored, or edited) does
     not call that tool unchecked: the client is told to regenerate the server, and the other tools are served."""
-    text = (notes.root / "tools/_vendored_server.py").read_text()
-    pin = text.index('    "read_notes": {')
-    stale = text[:pin] + text[text.index("    },\n", pin) + len("    },\n") :]
-    assert '"read_notes": {' not in stale and '"delete_note": {' in stale
-    (notes.root / "tools/_stale_server.py").write_text(stale)
 
     async def served() -> tuple[object, object]:
-        from mcp import ClientSession, StdioServerParameters
+        from mcp import ClientSession
         from mcp.client.stdio import stdio_client
 
-        parameters = StdioServerParameters(command=sys.executable, args=["-m", "tools._stale_server"],
-                                           cwd=str(notes.root), env={**_env(), **BEFORE})  # fmt: skip
-        async with stdio_client(parameters) as (read, write), ClientSession(read, write) as session:
-            await session.initialize()
-            return (await session.call_tool("read_notes", {"words": "plan"}),
-                    await session.call_tool("delete_note", {"title": "plan"}))  # fmt: skip
+        async with stdio_client(without_pin(notes, "read_notes", BEFORE)) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return (await session.call_tool("read_notes", {"words": "plan"}),
+                        await session.call_tool("delete_note", {"title": "plan"}))  # fmt: skip
 
     try:
         refused, served_ = asyncio.run(asyncio.wait_for(served(), 300))

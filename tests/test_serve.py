@@ -90,6 +90,21 @@ def stdio_parameters(project: Project, *args: str, env: dict[str, str] | None = 
     return StdioServerParameters(command=sys.executable, args=command, cwd=str(project.root), env=environment)
 
 
+def without_pin(project: Project, tool: str, env: dict[str, str] | None = None) -> Any:
+    """Parameters to run over stdio a copy of the project's generated server module whose pins lack `tool`'s, as
+    a server module written before the tool was vendored (or edited) has: tools/_stale_server.py, which the
+    caller deletes."""
+    from mcp import StdioServerParameters
+
+    text = (project.root / "tools/_vendored_server.py").read_text()
+    pin = text.index(f"    {tool!r}: {{".replace("'", '"'))
+    stale = text[:pin] + text[text.index("    },\n", pin) + len("    },\n") :]
+    (project.root / "tools/_stale_server.py").write_text(stale)
+    environment = {**_env(), **(env or {})}
+    return StdioServerParameters(command=sys.executable, args=["-m", "tools._stale_server"], cwd=str(project.root),
+                                 env=environment)  # fmt: skip
+
+
 @asynccontextmanager
 async def stdio_session(project: Project, *args: str, env: dict[str, str] | None = None):
     from mcp import ClientSession
